@@ -1,0 +1,177 @@
+// Typed facts returned by the probes. Unknown is std::nullopt, never zero.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rocdoc/host.h"
+
+namespace rocdoc {
+
+// ---- pci -------------------------------------------------------------------------------
+
+/// What a display/accelerator-class PCI function is, for GPU accounting.
+enum class GpuVendor { amd, nvidia, intel, virtual_display, other };
+
+struct PciLink {
+  std::optional<std::string> current_speed;  ///< "16.0 GT/s PCIe"
+  std::optional<std::string> max_speed;
+  std::optional<int> current_width;
+  std::optional<int> max_width;
+};
+
+struct PciDevice {
+  std::string bdf;  ///< "0000:03:00.0"
+  std::uint16_t vendor = 0;
+  std::uint16_t device = 0;
+  std::uint32_t class_code = 0;  ///< 24-bit: base, sub, prog-if
+  std::optional<std::uint16_t> subsystem_vendor;
+  std::optional<std::uint16_t> subsystem_device;
+  std::optional<std::uint8_t> revision;
+  std::optional<std::string> driver;  ///< name of the bound driver
+  PciLink link;
+  /// BDFs above this function, from the root port down (from its sysfs path); empty if unknown.
+  std::vector<std::string> upstream;
+  std::string vendor_name;  ///< may be empty when no name source knows it
+  std::string device_name;
+  std::optional<GpuVendor> gpu;  ///< set for display (0x03) and processing-accelerator (0x12) functions
+
+  bool is_bridge() const { return (class_code >> 8) == 0x0604; }
+  bool is_amd_gpu() const { return gpu == GpuVendor::amd; }
+};
+
+struct PciFacts {
+  std::vector<PciDevice> devices;  ///< sorted by BDF
+  std::string names_from;          ///< "libpci" or "rules only"
+  std::optional<std::string> names_problem;  ///< why libpci names are missing
+
+  const PciDevice* find(const std::string& bdf) const;
+};
+
+// ---- driver ----------------------------------------------------------------------------
+
+struct ModprobeLine {
+  std::string file;
+  int line = 0;
+  std::string text;
+};
+
+struct DriverFacts {
+  bool amdgpu_loaded = false;               ///< /sys/module/amdgpu exists
+  std::optional<std::string> initstate;     ///< "live", "coming", "going"
+  std::optional<std::string> dkms_version;  ///< /sys/module/amdgpu/version (DKMS driver only)
+  std::vector<ModprobeLine> blacklist;      ///< "blacklist amdgpu" / "install amdgpu /bin/false"
+  bool cmdline_nomodeset = false;
+  bool cmdline_blacklists_amdgpu = false;   ///< modprobe.blacklist=...amdgpu...
+  std::vector<std::string> cmdline_amdgpu_params;  ///< amdgpu.* on the kernel command line
+  bool efi = false;
+  std::optional<bool> secure_boot;
+};
+
+// ---- access ----------------------------------------------------------------------------
+
+struct DeviceNode {
+  std::string path;
+  FileStat stat;
+  OpenResult open;
+  std::optional<std::string> group_name;  ///< name of stat.gid from /etc/group
+};
+
+struct GroupEntry {
+  std::string name;
+  std::uint32_t gid = 0;
+  std::vector<std::string> members;
+};
+
+struct AccessFacts {
+  Identity identity;
+  std::optional<DeviceNode> kfd;
+  std::vector<DeviceNode> render_nodes;  ///< /dev/dri/renderD*
+  std::optional<std::vector<GroupEntry>> etc_group;  ///< nullopt when /etc/group is unreadable
+
+  const GroupEntry* group_by_gid(std::uint32_t gid) const;
+  bool process_has_gid(std::uint32_t gid) const;
+  /// /etc/group lists the user in the group (as member, or as primary group by gid).
+  bool group_file_lists_user(std::uint32_t gid) const;
+};
+
+// ---- kfd_topology ----------------------------------------------------------------------
+
+struct KfdIoLink {
+  int index = 0;
+  std::uint32_t type = 0;  ///< 2 = PCIe, 11 = XGMI
+  int node_from = 0;
+  int node_to = 0;
+  std::uint32_t flags = 0;
+
+  static constexpr std::uint32_t no_atomics_32 = 1u << 2;
+  static constexpr std::uint32_t no_atomics_64 = 1u << 3;
+  bool lacks_atomics() const { return (flags & (no_atomics_32 | no_atomics_64)) != 0; }
+};
+
+struct KfdNode {
+  int index = 0;
+  std::string name;  ///< the node's `name` file
+  std::optional<std::uint32_t> gpu_id;
+  std::uint32_t simd_count = 0;
+  std::uint32_t gfx_target_version = 0;
+  std::string gfx_target;  ///< decoded, "gfx90a"; empty for CPU nodes
+  std::uint16_t vendor_id = 0;
+  std::uint16_t device_id = 0;
+  std::optional<int> drm_render_minor;
+  std::optional<std::string> bdf;  ///< from domain + location_id
+  std::vector<KfdIoLink> io_links;
+
+  bool is_gpu() const { return simd_count > 0 && gfx_target_version != 0; }
+};
+
+struct KfdFacts {
+  bool topology_present = false;
+  std::vector<KfdNode> nodes;  ///< sorted by index
+
+  const KfdNode* gpu_by_bdf(const std::string& bdf) const;
+  int gpu_count() const;
+};
+
+// ---- system ----------------------------------------------------------------------------
+
+enum class WslKind { none, wsl1, wsl2 };
+
+struct SystemFacts {
+  std::map<std::string, std::string> os_release;
+  Uname uname;
+  std::optional<int> numa_balancing;
+  std::optional<int> numa_nodes;
+  std::string cmdline;
+  std::vector<std::string> iommu_params;  ///< iommu=, amd_iommu=, intel_iommu= on the command line
+  std::optional<std::string> container;   ///< "docker", "podman", "kubernetes", ...
+  WslKind wsl = WslKind::none;
+  bool dxg_present = false;
+  std::optional<std::uint64_t> shm_bytes;  ///< size of /dev/shm
+};
+
+// ---- env -------------------------------------------------------------------------------
+
+/// Allow-listed environment variables that are set (env_allowlist.h), by name.
+struct EnvFacts {
+  std::map<std::string, std::string> variables;
+
+  const std::string* find(const std::string& name) const;
+};
+
+// ---- all of them -----------------------------------------------------------------------
+
+/// What every probe found. A probe that failed leaves its member empty.
+struct Facts {
+  std::optional<PciFacts> pci;
+  std::optional<DriverFacts> driver;
+  std::optional<AccessFacts> access;
+  std::optional<KfdFacts> kfd;
+  std::optional<SystemFacts> system;
+  std::optional<EnvFacts> env;
+};
+
+}  // namespace rocdoc

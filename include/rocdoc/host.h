@@ -1,0 +1,92 @@
+// The Host seam: the only door to the machine rocdoc inspects.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace rocdoc {
+
+enum class FileType { regular, directory, symlink, char_device, block_device, other };
+
+struct FileStat {
+  FileType type = FileType::other;
+  std::uint32_t mode = 0;  ///< permission bits (07777)
+  std::uint32_t uid = 0;
+  std::uint32_t gid = 0;
+  std::uint64_t size = 0;
+  std::optional<std::uint32_t> major;  ///< device nodes only
+  std::optional<std::uint32_t> minor;
+};
+
+/// What an open() of a device node achieved for this process.
+enum class OpenAccess { read_write, read_only, write_only, none };
+
+struct OpenResult {
+  OpenAccess access = OpenAccess::none;
+  std::string error;  ///< errno name ("EACCES") when the read-write open failed; empty otherwise
+};
+
+struct Group {
+  std::string name;
+  std::uint32_t gid = 0;
+};
+
+/// The identity of the process that runs rocdoc (live) or that ran it (snapshot).
+struct Identity {
+  std::string user;
+  std::uint32_t uid = 0;
+  std::uint32_t gid = 0;
+  std::vector<Group> groups;  ///< the groups the process HAS, not what /etc/group says
+};
+
+struct Uname {
+  std::string sysname;
+  std::string release;
+  std::string version;
+  std::string machine;
+};
+
+enum class HostKind { live, snapshot };
+
+/// Every read of the inspected machine goes through a Host. Paths are absolute paths
+/// of that machine; a snapshot resolves them inside its root.
+class Host {
+public:
+  virtual ~Host() = default;
+
+  virtual HostKind kind() const = 0;
+  /// Where the data comes from, for the report ("/" or the snapshot directory).
+  virtual std::string origin() const = 0;
+
+  /// Content of a file (at most max_bytes); nullopt when it is missing or unreadable.
+  virtual std::optional<std::string> read_file(std::string_view path,
+                                               std::size_t max_bytes = 1 << 20) const = 0;
+  /// Entry names of a directory, sorted; nullopt when it is missing.
+  virtual std::optional<std::vector<std::string>> list_dir(std::string_view path) const = 0;
+  /// stat(2), following symbolic links.
+  virtual std::optional<FileStat> stat(std::string_view path) const = 0;
+  /// The target of a symbolic link as stored; nullopt when path is not a link.
+  virtual std::optional<std::string> read_link(std::string_view path) const = 0;
+  /// Tries to open a device node read-write (then read-only) and closes it at once.
+  virtual OpenResult open_device(std::string_view path) const = 0;
+  /// Size in bytes of the filesystem mounted at path (statfs).
+  virtual std::optional<std::uint64_t> filesystem_size(std::string_view path) const = 0;
+
+  /// An environment variable; only allow-listed names are ever read (env_allowlist.h).
+  virtual std::optional<std::string> env(std::string_view name) const = 0;
+  /// Every allow-listed variable that is set, sorted by name.
+  virtual std::vector<std::pair<std::string, std::string>> environment() const = 0;
+
+  virtual Identity identity() const = 0;
+  virtual Uname uname() const = 0;
+
+  /// A directory of the reading machine that holds the inspected machine's `path`,
+  /// for libraries that need a real path (libpci's sysfs.path). nullopt if none.
+  virtual std::optional<std::string> local_path(std::string_view path) const = 0;
+};
+
+}  // namespace rocdoc

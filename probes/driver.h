@@ -1,0 +1,24 @@
+// Probe "driver": the amdgpu kernel module, blacklists, kernel command line, Secure Boot.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "rocdoc/facts.h"
+#include "rocdoc/probes.h"
+
+namespace rocdoc {
+
+DriverFacts probe_driver(const ProbeContext& context);
+
+/// Lines of a modprobe.d file that keep amdgpu from loading: "blacklist amdgpu" and
+/// "install amdgpu /bin/false" (or /bin/true). Comments are ignored.
+std::vector<ModprobeLine> find_amdgpu_blacklist(std::string_view content, const std::string& file);
+
+/// What the kernel command line says about amdgpu: nomodeset, modprobe.blacklist, amdgpu.*.
+void parse_cmdline_for_driver(std::string_view cmdline, DriverFacts& facts);
+
+/// The SecureBoot efivar: 4 attribute bytes, then 1 = enabled.
+std::optional<bool> parse_secure_boot_var(std::string_view content);
+
+}  // namespace rocdoc

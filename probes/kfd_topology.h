@@ -1,0 +1,25 @@
+// Probe "kfd_topology": KFD's view of CPU and GPU agents, their gfx targets and links.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "rocdoc/facts.h"
+#include "rocdoc/probes.h"
+
+namespace rocdoc {
+
+KfdFacts probe_kfd_topology(const ProbeContext& context);
+
+/// A KFD `properties` file: "key value" lines with unsigned values.
+std::map<std::string, std::uint64_t> parse_kfd_properties(std::string_view content);
+
+/// Builds a node from its parsed properties (gfx target decoded, BDF from location_id).
+KfdNode kfd_node_from_properties(int index, const std::map<std::string, std::uint64_t>& properties);
+
+/// KFD's location_id is bus << 8 | device << 3 | function.
+std::string bdf_from_location(std::uint32_t domain, std::uint32_t location_id);
+
+}  // namespace rocdoc

@@ -1,0 +1,220 @@
+#include "probes/pci.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "probes/pci_names.h"
+#include "src/util/strings.h"
+
+namespace rocdoc {
+
+namespace {
+
+constexpr std::string_view k_devices = "/sys/bus/pci/devices";
+constexpr std::uint16_t k_amd = 0x1002;
+constexpr std::uint16_t k_nvidia = 0x10de;
+constexpr std::uint16_t k_intel = 0x8086;
+
+std::optional<std::uint64_t> read_hex(const Host& host, const std::string& path) {
+  const auto text = host.read_file(path, 64);
+  if (!text) {
+    return std::nullopt;
+  }
+  return util::parse_unsigned(*text, 0);
+}
+
+std::optional<std::string> read_text(const Host& host, const std::string& path) {
+  const auto text = host.read_file(path, 256);
+  if (!text) {
+    return std::nullopt;
+  }
+  return std::string(util::trim(*text));
+}
+
+std::string last_component(std::string_view path) {
+  while (!path.empty() && path.back() == '/') {
+    path.remove_suffix(1);
+  }
+  return std::string(path.substr(path.rfind('/') + 1));
+}
+
+PciLink read_link_state(const Host& host, const std::string& dir) {
+  PciLink link;
+  link.current_speed = read_text(host, dir + "/current_link_speed");
+  link.max_speed = read_text(host, dir + "/max_link_speed");
+  if (const auto width = host.read_file(dir + "/current_link_width", 64)) {
+    link.current_width = parse_link_width(*width);
+  }
+  if (const auto width = host.read_file(dir + "/max_link_width", 64)) {
+    link.max_width = parse_link_width(*width);
+  }
+  return link;
+}
+
+std::optional<PciDevice> read_device(const Host& host, const std::string& bdf) {
+  const std::string dir = std::string(k_devices) + "/" + bdf;
+  const auto vendor = read_hex(host, dir + "/vendor");
+  const auto device = read_hex(host, dir + "/device");
+  const auto class_code = read_hex(host, dir + "/class");
+  if (!vendor || !device || !class_code) {
+    return std::nullopt;
+  }
+  PciDevice result;
+  result.bdf = bdf;
+  result.vendor = static_cast<std::uint16_t>(*vendor);
+  result.device = static_cast<std::uint16_t>(*device);
+  result.class_code = static_cast<std::uint32_t>(*class_code);
+  if (const auto value = read_hex(host, dir + "/subsystem_vendor")) {
+    result.subsystem_vendor = static_cast<std::uint16_t>(*value);
+  }
+  if (const auto value = read_hex(host, dir + "/subsystem_device")) {
+    result.subsystem_device = static_cast<std::uint16_t>(*value);
+  }
+  if (const auto value = read_hex(host, dir + "/revision")) {
+    result.revision = static_cast<std::uint8_t>(*value);
+  }
+  if (const auto driver = host.read_link(dir + "/driver")) {
+    result.driver = last_component(*driver);
+  }
+  result.link = read_link_state(host, dir);
+  if (const auto path = host.read_link(dir)) {
+    result.upstream = upstream_from_sysfs_path(*path);
+  }
+  result.gpu = classify_gpu(result.vendor, result.class_code);
+  return result;
+}
+
+/// Vendors of emulated display devices that pci.ids may not name.
+std::string fallback_vendor_name(std::uint16_t vendor) {
+  switch (vendor) {
+    case 0x1234:
+      return "QEMU/Bochs (emulated VGA)";
+    case 0x1af4:
+      return "Red Hat, Inc. (virtio)";
+    case 0x1414:
+      return "Microsoft Corporation (Hyper-V / WSL)";
+    default:
+      return "";
+  }
+}
+
+void name_devices(const ProbeContext& context, PciFacts& facts) {
+  bool wants_names = false;
+  for (const auto& device : facts.devices) {
+    wants_names = wants_names || device.gpu.has_value();
+  }
+  std::optional<PciNameSource> names;
+  if (wants_names) {
+    names.emplace(context.host.local_path("/sys/bus/pci"));
+    facts.names_from = names->available() ? "libpci" : "rules only";
+    if (!names->available()) {
+      facts.names_problem = names->problem();
+    }
+  }
+  for (auto& device : facts.devices) {
+    if (!device.gpu) {
+      continue;  // only GPU names appear in the report; skip pci.ids for the rest
+    }
+    if (names && names->available()) {
+      if (auto found = names->lookup(device.vendor, device.device)) {
+        device.vendor_name = std::move(found->vendor);
+        device.device_name = std::move(found->device);
+      }
+    }
+    if (device.vendor_name.empty()) {
+      device.vendor_name = fallback_vendor_name(device.vendor);
+    }
+    if (device.vendor == k_amd) {
+      if (device.vendor_name.empty()) {
+        device.vendor_name = "Advanced Micro Devices, Inc. [AMD/ATI]";
+      }
+      if (const auto* known = context.knowledge.amd_pci_id(device.device)) {
+        device.device_name = known->name;  // rules/ is newer than most pci.ids
+      }
+    }
+  }
+}
+
+}  // namespace
+
+bool is_bdf(std::string_view text) {
+  // dddd:bb:dd.f
+  if (text.size() != 12 || text[4] != ':' || text[7] != ':' || text[10] != '.') {
+    return false;
+  }
+  for (const std::size_t i : {0u, 1u, 2u, 3u, 5u, 6u, 8u, 9u, 11u}) {
+    if (!std::isxdigit(static_cast<unsigned char>(text[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::vector<std::string> upstream_from_sysfs_path(std::string_view path) {
+  std::vector<std::string> chain;
+  for (const auto part : util::split(path, '/')) {
+    if (is_bdf(part)) {
+      chain.emplace_back(part);
+    }
+  }
+  if (!chain.empty()) {
+    chain.pop_back();  // the function itself
+  }
+  return chain;
+}
+
+std::optional<int> parse_link_width(std::string_view text) {
+  const auto value = util::parse_unsigned(text);
+  if (!value || *value == 0 || *value > 32) {
+    return std::nullopt;
+  }
+  return static_cast<int>(*value);
+}
+
+std::optional<GpuVendor> classify_gpu(std::uint16_t vendor, std::uint32_t class_code) {
+  const std::uint32_t base = class_code >> 16;
+  if (base != 0x03 && base != 0x12) {
+    return std::nullopt;
+  }
+  switch (vendor) {
+    case k_amd:
+      return GpuVendor::amd;
+    case k_nvidia:
+      return GpuVendor::nvidia;
+    case k_intel:
+      return GpuVendor::intel;
+    case 0x1af4:  // virtio-gpu
+    case 0x1234:  // QEMU/Bochs stdvga
+    case 0x15ad:  // VMware SVGA
+    case 0x80ee:  // VirtualBox
+    case 0x1414:  // Hyper-V
+    case 0x1013:  // Cirrus (emulated)
+    case 0x1b36:  // QEMU/Red Hat QXL
+      return GpuVendor::virtual_display;
+    default:
+      break;
+  }
+  return GpuVendor::other;
+}
+
+PciFacts probe_pci(const ProbeContext& context) {
+  PciFacts facts;
+  const auto entries = context.host.list_dir(k_devices);
+  if (!entries) {
+    return facts;  // no PCI bus visible (WSL, some containers)
+  }
+  for (const auto& name : *entries) {
+    if (!is_bdf(name)) {
+      continue;
+    }
+    if (auto device = read_device(context.host, name)) {
+      facts.devices.push_back(std::move(*device));
+    }
+  }
+  std::sort(facts.devices.begin(), facts.devices.end(),
+            [](const PciDevice& a, const PciDevice& b) { return a.bdf < b.bdf; });
+  name_devices(context, facts);
+  return facts;
+}
+
+}  // namespace rocdoc

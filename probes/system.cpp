@@ -1,0 +1,170 @@
+#include "probes/system.h"
+
+#include "src/util/strings.h"
+
+namespace rocdoc {
+
+namespace {
+
+bool exists(const Host& host, const std::string& path) { return host.stat(path).has_value(); }
+
+std::optional<std::string> detect_container(const Host& host) {
+  if (exists(host, "/.dockerenv")) {
+    return "docker";
+  }
+  if (exists(host, "/run/.containerenv")) {
+    return "podman";
+  }
+  if (exists(host, "/.singularity.d")) {
+    return "apptainer";
+  }
+  if (const auto cgroup = host.read_file("/proc/1/cgroup", 64 * 1024)) {
+    return container_from_cgroup(*cgroup);
+  }
+  return std::nullopt;
+}
+
+std::optional<int> count_numa_nodes(const Host& host) {
+  const auto names = host.list_dir("/sys/devices/system/node");
+  if (!names) {
+    return std::nullopt;
+  }
+  int count = 0;
+  for (const auto& name : *names) {
+    if (name.size() > 4 && name.rfind("node", 0) == 0 && util::parse_unsigned(name.substr(4))) {
+      ++count;
+    }
+  }
+  return count;
+}
+
+}  // namespace
+
+std::map<std::string, std::string> parse_os_release(std::string_view content) {
+  std::map<std::string, std::string> values;
+  for (const auto raw : util::lines(content)) {
+    const std::string_view line = util::trim(raw);
+    const auto equals = line.find('=');
+    if (line.empty() || line.front() == '#' || equals == std::string_view::npos) {
+      continue;
+    }
+    std::string_view value = line.substr(equals + 1);
+    if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') &&
+        value.back() == value.front()) {
+      value = value.substr(1, value.size() - 2);
+    }
+    values[std::string(line.substr(0, equals))] = std::string(value);
+  }
+  return values;
+}
+
+std::vector<std::string> parse_iommu_params(std::string_view cmdline) {
+  std::vector<std::string> params;
+  for (const auto word : util::split_whitespace(util::trim(cmdline))) {
+    if (word.rfind("iommu=", 0) == 0 || word.rfind("amd_iommu=", 0) == 0 ||
+        word.rfind("intel_iommu=", 0) == 0) {
+      params.emplace_back(word);
+    }
+  }
+  return params;
+}
+
+std::optional<std::string> container_from_cgroup(std::string_view content) {
+  const std::string text = util::to_lower(content);
+  for (const char* runtime : {"docker", "kubepods", "containerd", "libpod", "podman", "lxc"}) {
+    if (text.find(runtime) != std::string::npos) {
+      const std::string_view name = runtime;
+      if (name == "kubepods") {
+        return "kubernetes";
+      }
+      if (name == "libpod") {
+        return "podman";
+      }
+      return std::string(name);
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::uint64_t> tmpfs_size_from_mounts(std::string_view mounts,
+                                                    std::string_view mount_point) {
+  std::optional<std::uint64_t> size;
+  for (const auto line : util::lines(mounts)) {
+    const auto fields = util::split_whitespace(line);
+    if (fields.size() < 4 || fields[1] != mount_point) {
+      continue;
+    }
+    size.reset();  // the last mount at a point wins
+    for (const auto option : util::split(fields[3], ',')) {
+      if (option.rfind("size=", 0) != 0) {
+        continue;
+      }
+      std::string_view number = option.substr(5);
+      std::uint64_t unit = 1;
+      if (!number.empty()) {
+        switch (number.back()) {
+          case 'k': case 'K': unit = 1ull << 10; break;
+          case 'm': case 'M': unit = 1ull << 20; break;
+          case 'g': case 'G': unit = 1ull << 30; break;
+          default: break;
+        }
+        if (unit != 1) {
+          number.remove_suffix(1);
+        }
+      }
+      if (const auto value = util::parse_unsigned(number)) {
+        size = *value * unit;
+      }
+    }
+  }
+  return size;
+}
+
+WslKind wsl_from_kernel_release(std::string_view release) {
+  const std::string lower = util::to_lower(release);
+  if (lower.find("microsoft") == std::string::npos) {
+    return WslKind::none;
+  }
+  if (lower.find("wsl2") != std::string::npos || lower.find("microsoft-standard") != std::string::npos) {
+    return WslKind::wsl2;
+  }
+  return WslKind::wsl1;
+}
+
+SystemFacts probe_system(const ProbeContext& context) {
+  const Host& host = context.host;
+  SystemFacts facts;
+  facts.uname = host.uname();
+  if (auto content = host.read_file("/etc/os-release", 64 * 1024)) {
+    facts.os_release = parse_os_release(*content);
+  } else if (auto fallback = host.read_file("/usr/lib/os-release", 64 * 1024)) {
+    facts.os_release = parse_os_release(*fallback);
+  }
+  if (const auto value = host.read_file("/proc/sys/kernel/numa_balancing", 64)) {
+    if (const auto parsed = util::parse_signed(*value)) {
+      facts.numa_balancing = static_cast<int>(*parsed);
+    }
+  }
+  facts.numa_nodes = count_numa_nodes(host);
+  if (const auto cmdline = host.read_file("/proc/cmdline", 64 * 1024)) {
+    facts.cmdline = std::string(util::trim(*cmdline));
+    facts.iommu_params = parse_iommu_params(facts.cmdline);
+  }
+  facts.container = detect_container(host);
+  facts.dxg_present = exists(host, "/dev/dxg");
+  facts.wsl = wsl_from_kernel_release(facts.uname.release);
+  if (facts.wsl == WslKind::none && facts.dxg_present) {
+    facts.wsl = WslKind::wsl2;  // a custom WSL2 kernel without "microsoft" in its name
+  }
+  if (facts.container) {
+    if (const auto mounts = host.read_file("/proc/mounts", 1 << 20)) {
+      facts.shm_bytes = tmpfs_size_from_mounts(*mounts, "/dev/shm");
+    }
+    if (!facts.shm_bytes) {
+      facts.shm_bytes = host.filesystem_size("/dev/shm");
+    }
+  }
+  return facts;
+}
+
+}  // namespace rocdoc

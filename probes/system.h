@@ -1,0 +1,33 @@
+// Probe "system": OS release, kernel, NUMA balancing, IOMMU, containers, WSL, /dev/shm.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "rocdoc/facts.h"
+#include "rocdoc/probes.h"
+
+namespace rocdoc {
+
+SystemFacts probe_system(const ProbeContext& context);
+
+/// /etc/os-release: KEY=value lines, values optionally quoted.
+std::map<std::string, std::string> parse_os_release(std::string_view content);
+
+/// iommu=, amd_iommu=, intel_iommu= words of the kernel command line.
+std::vector<std::string> parse_iommu_params(std::string_view cmdline);
+
+/// The container runtime named in /proc/1/cgroup, if any.
+std::optional<std::string> container_from_cgroup(std::string_view content);
+
+/// Size of the tmpfs mounted at `mount_point` from /proc/mounts' size= option.
+std::optional<std::uint64_t> tmpfs_size_from_mounts(std::string_view mounts,
+                                                    std::string_view mount_point);
+
+/// "4.4.0-19041-Microsoft" → wsl1; "5.15.153.1-microsoft-standard-WSL2" → wsl2.
+WslKind wsl_from_kernel_release(std::string_view release);
+
+}  // namespace rocdoc

@@ -1,0 +1,38 @@
+#include "src/checks/access_math.h"
+
+#include <string>
+
+namespace rocdoc::checks {
+
+Permission node_permission(const DeviceNode& node, const AccessFacts& access) {
+  constexpr std::uint32_t k_rw_owner = 0600;
+  constexpr std::uint32_t k_rw_group = 0060;
+  constexpr std::uint32_t k_rw_other = 0006;
+  const std::uint32_t mode = node.stat.mode;
+  if (access.identity.uid == 0) {
+    return Permission::granted;
+  }
+  if (access.identity.uid == node.stat.uid) {
+    return (mode & k_rw_owner) == k_rw_owner ? Permission::granted : Permission::denied;
+  }
+  if (access.process_has_gid(node.stat.gid)) {
+    return (mode & k_rw_group) == k_rw_group ? Permission::granted : Permission::denied;
+  }
+  return (mode & k_rw_other) == k_rw_other ? Permission::granted : Permission::denied;
+}
+
+bool denied_by_permissions(const DeviceNode& node, const AccessFacts& access) {
+  if (node.open.access == OpenAccess::read_write) {
+    return false;
+  }
+  if (node.open.error == "EACCES") {
+    return true;
+  }
+  return node.open.error == "EPERM" && node_permission(node, access) == Permission::denied;
+}
+
+std::string node_group(const DeviceNode& node) {
+  return node.group_name.value_or(std::to_string(node.stat.gid));
+}
+
+}  // namespace rocdoc::checks

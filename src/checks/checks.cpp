@@ -1,0 +1,154 @@
+// The check table: every check of CHECKS.md that rocdoc implements, in report order.
+#include "src/checks/checks.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace rocdoc {
+
+namespace {
+
+using namespace std::string_view_literals;
+
+const std::vector<CheckInfo>& table() {
+  static const std::vector<CheckInfo> k_checks = {
+      {"gpu.none", "Hardware and PCI", "AMD GPU present", Severity::error, Scope::bare_metal,
+       {"pci", "kfd_topology"}, checks::gpu_none},
+      {"gpu.not-bound", "Hardware and PCI", "AMD GPUs bound to amdgpu", Severity::error,
+       Scope::bare_metal, {"pci", "driver", "system"}, checks::gpu_not_bound},
+      {"gpu.mixed-vendors", "Hardware and PCI", "One GPU vendor", Severity::warning,
+       Scope::bare_metal, {"pci", "kfd_topology"}, checks::gpu_mixed_vendors},
+      {"gpu.igpu-visible", "Hardware and PCI", "No iGPU beside a dGPU", Severity::warning,
+       Scope::bare_metal, {"pci", "kfd_topology", "env"}, checks::gpu_igpu_visible},
+      {"pcie.link-degraded", "Hardware and PCI", "PCIe link width", Severity::warning,
+       Scope::bare_metal, {"pci"}, checks::pcie_link_degraded},
+      {"pcie.atomics", "Hardware and PCI", "PCIe atomics", Severity::error, Scope::bare_metal,
+       {"pci", "kfd_topology"}, checks::pcie_atomics},
+      {"driver.amdgpu-missing", "Kernel driver", "amdgpu loaded", Severity::error,
+       Scope::bare_metal, {"pci", "driver", "system"}, checks::driver_amdgpu_missing},
+      {"driver.kfd-missing", "Kernel driver", "/dev/kfd present", Severity::error,
+       Scope::bare_metal, {"pci", "driver", "access", "system"}, checks::driver_kfd_missing},
+      {"driver.kfd-unusable", "Kernel driver", "/dev/kfd usable", Severity::error,
+       Scope::bare_metal, {"access", "system"}, checks::driver_kfd_unusable},
+      {"rocm.agents", "Kernel driver", "KFD GPU agents", Severity::error, Scope::bare_metal,
+       {"pci", "kfd_topology", "access", "system"}, checks::rocm_agents},
+      {"perm.kfd", "Permissions", "/dev/kfd read-write", Severity::error, Scope::bare_metal,
+       {"access", "system"}, checks::perm_kfd},
+      {"perm.render", "Permissions", "Render node read-write", Severity::error,
+       Scope::bare_metal, {"access", "kfd_topology", "system"}, checks::perm_render},
+      {"perm.relogin", "Permissions", "Session has its groups", Severity::error,
+       Scope::bare_metal, {"access", "kfd_topology", "system"}, checks::perm_relogin},
+      {"perm.container-groups", "Permissions", "Container groups", Severity::error,
+       Scope::bare_metal, {"access", "kfd_topology", "system"}, checks::perm_container_groups},
+      {"numa.balancing", "System tuning", "NUMA balancing off", Severity::warning,
+       Scope::bare_metal, {"system", "pci", "kfd_topology"}, checks::numa_balancing},
+      {"iommu.mode", "System tuning", "IOMMU passthrough", Severity::warning, Scope::bare_metal,
+       {"system", "pci", "kfd_topology"}, checks::iommu_mode},
+      {"shm.small", "System tuning", "/dev/shm size", Severity::warning, Scope::anywhere,
+       {"system"}, checks::shm_small},
+      {"os.wsl", "System tuning", "WSL", Severity::info, Scope::anywhere, {"system"},
+       checks::os_wsl},
+  };
+  return k_checks;
+}
+
+}  // namespace
+
+std::span<const CheckInfo> check_table() { return table(); }
+
+const CheckInfo* find_check(std::string_view id) {
+  const auto& checks = table();
+  const auto it =
+      std::find_if(checks.begin(), checks.end(), [&](const CheckInfo& c) { return c.id == id; });
+  return it == checks.end() ? nullptr : &*it;
+}
+
+CheckResult pass(std::string message, std::vector<std::string> evidence) {
+  CheckResult result;
+  result.status = Status::pass;
+  result.message = std::move(message);
+  result.evidence = std::move(evidence);
+  return result;
+}
+
+CheckResult skip(std::string reason) {
+  CheckResult result;
+  result.status = Status::skip;
+  result.message = std::move(reason);
+  return result;
+}
+
+CheckResult finding(Severity severity, std::string message, std::vector<std::string> evidence,
+                    std::vector<Fix> fix) {
+  CheckResult result;
+  result.status = severity == Severity::error ? Status::fail : Status::warn;
+  result.severity = severity;
+  result.message = std::move(message);
+  result.evidence = std::move(evidence);
+  result.fix = std::move(fix);
+  return result;
+}
+
+std::string_view to_string(Severity severity) {
+  switch (severity) {
+    case Severity::info:
+      return "info";
+    case Severity::warning:
+      return "warning";
+    case Severity::error:
+      return "error";
+  }
+  return "error";
+}
+
+std::string_view to_string(Status status) {
+  switch (status) {
+    case Status::pass:
+      return "pass";
+    case Status::warn:
+      return "warn";
+    case Status::fail:
+      return "fail";
+    case Status::skip:
+      return "skip";
+  }
+  return "skip";
+}
+
+namespace checks {
+
+std::string describe(const AmdGpu& gpu) {
+  std::string detail = gpu.bdf;
+  if (gpu.target != nullptr) {
+    detail += (detail.empty() ? "" : ", ") + gpu.target->name;
+  } else if (gpu.kfd != nullptr && !gpu.kfd->gfx_target.empty()) {
+    detail += (detail.empty() ? "" : ", ") + gpu.kfd->gfx_target;
+  }
+  return detail.empty() ? gpu.name : fmt::format("{} ({})", gpu.name, detail);
+}
+
+bool debian_like(const Facts& facts) {
+  if (!facts.system) {
+    return true;
+  }
+  const auto& os = facts.system->os_release;
+  const auto field = [&](const char* key) {
+    const auto it = os.find(key);
+    return it == os.end() ? std::string() : it->second;
+  };
+  const std::string family = field("ID") + " " + field("ID_LIKE");
+  return family.find("debian") != std::string::npos || family.find("ubuntu") != std::string::npos ||
+         family == " ";
+}
+
+std::string update_grub_command(const Facts& facts) {
+  return debian_like(facts) ? "sudo update-grub" : "sudo grub2-mkconfig -o /boot/grub2/grub.cfg";
+}
+
+std::string update_initramfs_command(const Facts& facts) {
+  return debian_like(facts) ? "sudo update-initramfs -u" : "sudo dracut -f";
+}
+
+}  // namespace checks
+
+}  // namespace rocdoc

@@ -1,0 +1,234 @@
+// Permission checks: can this process open /dev/kfd and the AMD render nodes, and if not, why.
+#include <algorithm>
+#include <fmt/format.h>
+#include <set>
+
+#include "src/checks/access_math.h"
+#include "src/checks/checks.h"
+#include "src/util/shell.h"
+#include "src/util/strings.h"
+
+namespace rocdoc::checks {
+
+namespace {
+
+bool in_container(const CheckContext& context) {
+  return context.facts.system->container.has_value();
+}
+
+/// Render nodes that belong to AMD GPUs: by KFD's drm_render_minor when KFD lists GPUs,
+/// else every render node (the vendor cannot be told apart then).
+std::vector<const DeviceNode*> amd_render_nodes(const CheckContext& context) {
+  const AccessFacts& access = *context.facts.access;
+  std::set<int> minors;
+  for (const auto& node : context.facts.kfd->nodes) {
+    if (node.is_gpu() && node.vendor_id == 0x1002 && node.drm_render_minor) {
+      minors.insert(*node.drm_render_minor);
+    }
+  }
+  std::vector<const DeviceNode*> nodes;
+  for (const auto& node : access.render_nodes) {
+    if (minors.empty() || (node.stat.minor && minors.count(static_cast<int>(*node.stat.minor)) != 0)) {
+      nodes.push_back(&node);
+    }
+  }
+  return nodes;
+}
+
+std::string describe_node(const DeviceNode& node) {
+  return fmt::format("{}: mode {:04o}, owner uid {}, group {} (gid {}); open: {}{}", node.path,
+                     node.stat.mode, node.stat.uid, node_group(node), node.stat.gid,
+                     node.open.access == OpenAccess::read_write ? "read-write" : "failed",
+                     node.open.error.empty() ? "" : " (" + node.open.error + ")");
+}
+
+/// The groups a user must join for these nodes, by name where /etc/group knows it.
+std::vector<std::string> needed_groups(const std::vector<const DeviceNode*>& nodes,
+                                       const AccessFacts& access) {
+  std::vector<std::string> groups;
+  for (const auto* node : nodes) {
+    const std::string group = node_group(*node);
+    if (std::find(groups.begin(), groups.end(), group) == groups.end() &&
+        !access.process_has_gid(node->stat.gid)) {
+      groups.push_back(group);
+    }
+  }
+  // AMD's install guide adds video as well as render: older udev rules give /dev/kfd to video.
+  if (access.etc_group && std::find(groups.begin(), groups.end(), "render") != groups.end() &&
+      std::find(groups.begin(), groups.end(), "video") == groups.end()) {
+    const bool has_video = std::any_of(access.etc_group->begin(), access.etc_group->end(),
+                                       [](const GroupEntry& g) { return g.name == "video"; });
+    if (has_video) {
+      groups.push_back("video");
+    }
+  }
+  return groups;
+}
+
+std::vector<Fix> permission_fixes(const CheckContext& context,
+                                  const std::vector<const DeviceNode*>& denied) {
+  const AccessFacts& access = *context.facts.access;
+  std::vector<Fix> fix;
+  if (in_container(context)) {
+    std::vector<std::string> flags;
+    for (const auto* node : denied) {
+      const std::string flag = fmt::format("--group-add {}", node->stat.gid);
+      if (std::find(flags.begin(), flags.end(), flag) == flags.end()) {
+        flags.push_back(flag);
+      }
+    }
+    fix.push_back({"Start the container with the device nodes' groups (numeric gids from the "
+                   "host; add to docker/podman run)",
+                   util::join(flags, " "), false});
+    return fix;
+  }
+  const bool group_lacks_rw = std::any_of(denied.begin(), denied.end(), [](const DeviceNode* n) {
+    return (n->stat.mode & 0060) != 0060;
+  });
+  if (group_lacks_rw) {
+    fix.push_back({"The node's mode does not let its group read and write: restore the udev rule",
+                   "echo 'KERNEL==\"kfd\", GROUP=\"render\", MODE=\"0660\"' | sudo tee "
+                   "/etc/udev/rules.d/70-amdgpu-kfd.rules && sudo udevadm control --reload && "
+                   "sudo udevadm trigger",
+                   true});
+  }
+  const bool listed = std::all_of(denied.begin(), denied.end(), [&](const DeviceNode* n) {
+    return access.group_file_lists_user(n->stat.gid);
+  });
+  if (listed) {
+    fix.push_back({"/etc/group already lists you; this session started before that. Log out and "
+                   "back in (or reboot); for this shell only:",
+                   "newgrp " + node_group(*denied.front()), false});
+    return fix;
+  }
+  const auto groups = needed_groups(denied, access);
+  if (!groups.empty()) {
+    fix.push_back({fmt::format("Add {} to the {} group{}, then log out and back in",
+                               access.identity.user, util::join(groups, " and "),
+                               groups.size() == 1 ? "" : "s"),
+                   fmt::format("sudo usermod -aG {} {}", util::join(groups, ","),
+                               util::shell_quote(access.identity.user)),
+                   true});
+  }
+  return fix;
+}
+
+CheckResult node_check(const CheckContext& context, const std::vector<const DeviceNode*>& nodes,
+                       const std::string& what) {
+  const AccessFacts& access = *context.facts.access;
+  std::vector<std::string> evidence;
+  std::vector<const DeviceNode*> denied;
+  bool any_open = false;
+  for (const auto* node : nodes) {
+    evidence.push_back(describe_node(*node));
+    any_open = any_open || node->open.access == OpenAccess::read_write;
+    if (denied_by_permissions(*node, access)) {
+      denied.push_back(node);
+    }
+  }
+  if (any_open) {
+    return pass(what + " opens read-write", evidence);
+  }
+  if (denied.empty()) {
+    return pass(fmt::format("permissions allow {}; its open fails for another reason", what), evidence);
+  }
+  evidence.push_back(fmt::format("process {} (uid {}) has groups: {}", access.identity.user,
+                                 access.identity.uid, [&] {
+                                   std::vector<std::string> names;
+                                   for (const auto& g : access.identity.groups) {
+                                     names.push_back(g.name);
+                                   }
+                                   return util::join(names, ",");
+                                 }()));
+  return finding(Severity::error,
+                 fmt::format("This process cannot open {} read-write: permission denied (group {})",
+                             what, node_group(*denied.front())),
+                 evidence, permission_fixes(context, denied));
+}
+
+}  // namespace
+
+CheckResult perm_kfd(const CheckContext& context) {
+  const AccessFacts& access = *context.facts.access;
+  if (!access.kfd) {
+    return skip("no /dev/kfd (see driver.kfd-missing)");
+  }
+  return node_check(context, {&*access.kfd}, "/dev/kfd");
+}
+
+CheckResult perm_render(const CheckContext& context) {
+  const auto nodes = amd_render_nodes(context);
+  if (nodes.empty()) {
+    return skip("no render node of an AMD GPU under /dev/dri");
+  }
+  return node_check(context, nodes, nodes.size() == 1 ? nodes.front()->path : "any AMD render node");
+}
+
+CheckResult perm_relogin(const CheckContext& context) {
+  if (in_container(context)) {
+    return skip("inside a container /etc/group is the image's (see perm.container-groups)");
+  }
+  const AccessFacts& access = *context.facts.access;
+  if (!access.etc_group) {
+    return skip("/etc/group is not readable");
+  }
+  std::vector<const DeviceNode*> nodes = amd_render_nodes(context);
+  if (access.kfd) {
+    nodes.insert(nodes.begin(), &*access.kfd);
+  }
+  if (nodes.empty()) {
+    return skip("no /dev/kfd or AMD render node");
+  }
+  std::vector<std::string> stale;
+  std::string group;
+  for (const auto* node : nodes) {
+    if (denied_by_permissions(*node, access) && access.group_file_lists_user(node->stat.gid) &&
+        !access.process_has_gid(node->stat.gid)) {
+      stale.push_back(fmt::format("{} (group {})", node->path, node_group(*node)));
+      group = group.empty() ? node_group(*node) : group;
+    }
+  }
+  if (stale.empty()) {
+    return pass("the session has every group /etc/group gives the user for the GPU nodes");
+  }
+  return finding(Severity::error,
+                 fmt::format("/etc/group lists {} in {}, but this session does not have that group "
+                             "yet: {}",
+                             access.identity.user, group, util::join(stale, ", ")),
+                 {fmt::format("/etc/group: {} is a member of {}", access.identity.user, group)},
+                 {{"Log out and back in (or reboot) so the session picks up the group; for this "
+                   "shell only:",
+                   "newgrp " + group, false}});
+}
+
+CheckResult perm_container_groups(const CheckContext& context) {
+  if (!in_container(context)) {
+    return skip("not in a container");
+  }
+  const AccessFacts& access = *context.facts.access;
+  std::vector<const DeviceNode*> nodes = amd_render_nodes(context);
+  if (access.kfd) {
+    nodes.insert(nodes.begin(), &*access.kfd);
+  }
+  if (nodes.empty()) {
+    return skip("no GPU device nodes in this container (see driver.kfd-missing)");
+  }
+  std::vector<const DeviceNode*> missing;
+  for (const auto* node : nodes) {
+    if (denied_by_permissions(*node, access) && !access.process_has_gid(node->stat.gid)) {
+      missing.push_back(node);
+    }
+  }
+  if (missing.empty()) {
+    return pass("the container process has the device nodes' groups");
+  }
+  std::vector<std::string> evidence;
+  for (const auto* node : missing) {
+    evidence.push_back(describe_node(*node));
+  }
+  return finding(Severity::error,
+                 "The device nodes are in the container, but their groups were not added to it",
+                 evidence, permission_fixes(context, missing));
+}
+
+}  // namespace rocdoc::checks

@@ -1,0 +1,117 @@
+// System tuning checks.
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "src/checks/checks.h"
+#include "src/util/strings.h"
+
+namespace rocdoc::checks {
+
+namespace {
+
+constexpr std::uint64_t k_min_shm = 1ull << 30;
+
+std::string grub_add_argument(const Facts& facts, const std::string& argument) {
+  if (debian_like(facts)) {
+    return fmt::format(
+        "sudo sed -i 's/^GRUB_CMDLINE_LINUX_DEFAULT=\"/&{} /' /etc/default/grub && sudo update-grub",
+        argument);
+  }
+  return fmt::format("sudo grubby --update-kernel=ALL --args={}", argument);
+}
+
+}  // namespace
+
+CheckResult numa_balancing(const CheckContext& context) {
+  if (context.amd_gpus.empty()) {
+    return skip("no AMD GPU");
+  }
+  const auto& value = context.facts.system->numa_balancing;
+  if (!value) {
+    return skip("/proc/sys/kernel/numa_balancing is not readable");
+  }
+  if (*value == 0) {
+    return pass("NUMA balancing is off", {"/proc/sys/kernel/numa_balancing = 0"});
+  }
+  const bool mi300 = std::any_of(context.amd_gpus.begin(), context.amd_gpus.end(), [](const AmdGpu& g) {
+    return g.target != nullptr && g.target->is_mi300_class();
+  });
+  return finding(mi300 ? Severity::error : Severity::warning,
+                 fmt::format("Automatic NUMA balancing is on: its page migrations stall GPU memory "
+                             "access{}",
+                             mi300 ? " and AMD requires it off on Instinct MI300-class nodes" : ""),
+                 {fmt::format("/proc/sys/kernel/numa_balancing = {}", *value)},
+                 {{"Turn it off now", "sudo sysctl -w kernel.numa_balancing=0", true},
+                  {"Keep it off after a reboot",
+                   "echo 'kernel.numa_balancing=0' | sudo tee /etc/sysctl.d/99-rocm-numa-balancing.conf",
+                   true}});
+}
+
+CheckResult iommu_mode(const CheckContext& context) {
+  const auto discrete = std::count_if(context.amd_gpus.begin(), context.amd_gpus.end(),
+                                      [](const AmdGpu& g) { return !g.integrated(); });
+  if (discrete < 2) {
+    return pass("fewer than two discrete AMD GPUs: the IOMMU mode does not matter here");
+  }
+  const auto& params = context.facts.system->iommu_params;
+  const bool ok = std::any_of(params.begin(), params.end(), [](const std::string& p) {
+    return p == "iommu=pt" || p == "amd_iommu=off" || p == "intel_iommu=off";
+  });
+  const std::vector<std::string> evidence = {
+      fmt::format("{} discrete AMD GPUs", discrete),
+      params.empty() ? "no iommu= parameter on the kernel command line"
+                     : "kernel command line: " + util::join(params, " ")};
+  if (ok) {
+    return pass("IOMMU in passthrough (or off) on a multi-GPU host", evidence);
+  }
+  const bool instinct = std::any_of(context.amd_gpus.begin(), context.amd_gpus.end(),
+                                    [](const AmdGpu& g) { return g.instinct(); });
+  return finding(instinct ? Severity::warning : Severity::info,
+                 "Several GPUs and no iommu=pt: peer-to-peer transfers between GPUs go through "
+                 "IOMMU translation (slow, and hangs have been reported)",
+                 evidence,
+                 {{"Add iommu=pt to the kernel command line, then reboot",
+                   grub_add_argument(context.facts, "iommu=pt"), true}});
+}
+
+CheckResult shm_small(const CheckContext& context) {
+  const SystemFacts& system = *context.facts.system;
+  if (!system.container) {
+    return skip("not in a container");
+  }
+  if (!system.shm_bytes) {
+    return skip("size of /dev/shm unknown");
+  }
+  const double mib = static_cast<double>(*system.shm_bytes) / (1 << 20);
+  if (*system.shm_bytes >= k_min_shm) {
+    return pass(fmt::format("/dev/shm is {:.0f} MiB", mib));
+  }
+  return finding(Severity::warning,
+                 fmt::format("/dev/shm in this container is only {:.0f} MiB: PyTorch DataLoader "
+                             "workers and vLLM fail or stall below 1 GiB",
+                             mib),
+                 {fmt::format("container: {}, /dev/shm {} bytes", *system.container, *system.shm_bytes)},
+                 {{"Share the host's IPC namespace (add to docker run)", "--ipc=host", false},
+                  {"Or give the container a larger /dev/shm (add to docker run)", "--shm-size=16g", false}});
+}
+
+CheckResult os_wsl(const CheckContext& context) {
+  const SystemFacts& system = *context.facts.system;
+  switch (system.wsl) {
+    case WslKind::none:
+      return pass("not running under WSL");
+    case WslKind::wsl1:
+      return finding(Severity::info,
+                     "WSL 1: there is no GPU access at all; the bare-metal checks are skipped",
+                     {"kernel " + system.uname.release});
+    case WslKind::wsl2:
+      break;
+  }
+  return finding(Severity::info,
+                 "WSL2: the GPU is reached through /dev/dxg and ROCm's WSL runtime, not amdgpu "
+                 "and /dev/kfd; the bare-metal checks are skipped",
+                 {"kernel " + system.uname.release,
+                  system.dxg_present ? "/dev/dxg present" : "/dev/dxg missing"});
+}
+
+}  // namespace rocdoc::checks

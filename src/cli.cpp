@@ -1,0 +1,201 @@
+#include "src/cli.h"
+
+#include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <fmt/format.h>
+#include <memory>
+
+#include "rocdoc/env_allowlist.h"
+#include "rocdoc/report.h"
+#include "src/live_host.h"
+#include "src/snapshot_host.h"
+#include "src/util/strings.h"
+
+namespace rocdoc {
+
+namespace {
+
+constexpr int k_exit_usage = 2;
+
+constexpr std::string_view k_exit_codes =
+    "Exit codes of `check`:\n"
+    "  0  nothing at or above the --fail-on level (default: error)\n"
+    "  1  at least one finding at or above it\n"
+    "  2  rocdoc could not do its job: bad arguments, unreadable snapshot, invalid rules\n";
+
+struct CheckOptions {
+  std::string root;
+  std::string rules;
+  bool json = false;
+  bool verbose = false;
+  bool no_color = false;
+  std::string fail_on = "error";
+  std::vector<std::string> only;
+  std::vector<std::string> skip;
+};
+
+/// Reads a variable that steers rocdoc's own output; only allow-listed names.
+std::optional<std::string> tool_env(std::string_view name) {
+  if (!is_allowed_env(name) || !is_tool_env(name)) {
+    return std::nullopt;
+  }
+  const char* value = std::getenv(std::string(name).c_str());
+  return value == nullptr ? std::nullopt : std::optional<std::string>(value);
+}
+
+Color choose_color(const CheckOptions& options, OutputIsTerminal terminal) {
+  const auto no_color = tool_env("NO_COLOR");
+  if (options.no_color || (no_color && !no_color->empty())) {
+    return Color::off;
+  }
+  const auto force = tool_env("CLICOLOR_FORCE");
+  if (force && !force->empty() && *force != "0") {
+    return Color::on;
+  }
+  const auto term = tool_env("TERM");
+  if (terminal == OutputIsTerminal::no || (term && *term == "dumb")) {
+    return Color::off;
+  }
+  return Color::on;
+}
+
+std::string did_you_mean(std::string_view id) {
+  std::string best;
+  std::size_t best_distance = 4;
+  for (const auto& check : check_table()) {
+    const std::size_t distance = util::edit_distance(id, check.id);
+    if (distance < best_distance) {
+      best_distance = distance;
+      best = std::string(check.id);
+    }
+  }
+  return best.empty() ? "; `rocdoc list-checks` lists them" : "; did you mean " + best + "?";
+}
+
+/// "a,b" and repeated flags both work.
+std::set<std::string> check_ids(const std::vector<std::string>& values, std::string_view flag,
+                                std::ostream& err, bool& ok) {
+  std::set<std::string> ids;
+  for (const auto& value : values) {
+    for (const auto part : util::split(value, ',')) {
+      const std::string id(util::trim(part));
+      if (id.empty()) {
+        continue;
+      }
+      if (find_check(id) == nullptr) {
+        err << fmt::format("rocdoc: {}: unknown check id '{}'{}\n", flag, id, did_you_mean(id));
+        ok = false;
+      }
+      ids.insert(id);
+    }
+  }
+  return ids;
+}
+
+Knowledge load_rules(const std::string& dir) {
+  return dir.empty() ? load_embedded_knowledge() : load_knowledge_dir(dir);
+}
+
+int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
+              OutputIsTerminal terminal) {
+  bool ok = true;
+  CheckSelection selection;
+  selection.only = check_ids(options.only, "--only", err, ok);
+  selection.skip = check_ids(options.skip, "--skip", err, ok);
+  if (!ok) {
+    return k_exit_usage;
+  }
+  FailOn fail_on = FailOn::error;
+  if (options.fail_on == "warning") {
+    fail_on = FailOn::warning;
+  } else if (options.fail_on == "never") {
+    fail_on = FailOn::never;
+  }
+  const Knowledge knowledge = load_rules(options.rules);
+  std::unique_ptr<Host> host;
+  if (options.root.empty()) {
+    host = std::make_unique<LiveHost>();
+  } else {
+    host = std::make_unique<SnapshotHost>(options.root);
+  }
+  const Report report = run_report(*host, knowledge, selection);
+  if (options.json) {
+    render_json(report, out);
+  } else {
+    render_human(report, out, choose_color(options, terminal),
+                 options.verbose ? Verbosity::verbose : Verbosity::normal);
+  }
+  return exit_code_for(report, fail_on);
+}
+
+int run_list_checks(std::ostream& out) {
+  for (const auto& check : check_table()) {
+    out << fmt::format("{:<24} {:<8} {:<18} {}\n", check.id, to_string(check.severity), check.area,
+                       check.title);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
+            OutputIsTerminal terminal) {
+  CLI::App app{"rocdoc: the ROCm environment doctor. Says why PyTorch cannot use your AMD GPU "
+               "and what to type to fix it. It only reads; fixes are printed, never run.",
+               "rocdoc"};
+  app.set_version_flag("--version", std::string("rocdoc ") + ROCDOC_VERSION);
+  app.footer(std::string(k_exit_codes));
+  app.require_subcommand(1);
+
+  CheckOptions options;
+  CLI::App* check = app.add_subcommand("check", "Inspect this machine (or a snapshot) and report");
+  check->add_option("--root", options.root, "Read a snapshot directory instead of this machine")
+      ->check(CLI::ExistingDirectory);
+  check->add_option("--rules", options.rules, "Use the rules in DIR instead of the embedded ones")
+      ->check(CLI::ExistingDirectory);
+  check->add_flag("--json", options.json, "Print the report as JSON (schema rocdoc-report/1)");
+  check->add_flag("-v,--verbose", options.verbose, "Also show skipped checks and the facts behind passing ones");
+  check->add_flag("--no-color", options.no_color, "Never colour the output (NO_COLOR works too)");
+  check->add_option("--fail-on", options.fail_on, "Lowest severity that makes the exit code 1")
+      ->check(CLI::IsMember({"error", "warning", "never"}));
+  check->add_option("--only", options.only, "Run only these check ids (comma-separated)");
+  check->add_option("--skip", options.skip, "Do not run these check ids (comma-separated)");
+  check->footer(std::string(k_exit_codes));
+
+  CLI::App* list = app.add_subcommand("list-checks", "List every check id with its severity");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    const auto parsed = app.get_subcommands();
+    out << (parsed.empty() ? app.help() : parsed.front()->help());
+    return 0;
+  } catch (const CLI::CallForAllHelp&) {
+    out << app.help("", CLI::AppFormatMode::All);
+    return 0;
+  } catch (const CLI::CallForVersion&) {
+    out << "rocdoc " << ROCDOC_VERSION << "\n";
+    return 0;
+  } catch (const CLI::ParseError& error) {
+    err << "rocdoc: " << error.what() << "\nRun 'rocdoc --help' for usage.\n";
+    return k_exit_usage;
+  }
+
+  try {
+    if (check->parsed()) {
+      return run_check(options, out, err, terminal);
+    }
+    if (list->parsed()) {
+      return run_list_checks(out);
+    }
+  } catch (const RulesError& error) {
+    err << "rocdoc: invalid rules: " << error.what() << "\n";
+    return k_exit_usage;
+  } catch (const SnapshotError& error) {
+    err << "rocdoc: " << error.what() << "\n";
+    return k_exit_usage;
+  }
+  return k_exit_usage;
+}
+
+}  // namespace rocdoc

@@ -1,0 +1,75 @@
+#include "rocdoc/env_allowlist.h"
+
+#include <algorithm>
+#include <array>
+#include <iterator>
+
+#include "src/util/strings.h"
+
+namespace rocdoc {
+
+namespace {
+
+// Keep sorted. Every name here is documented in rules/env_vars.yaml; nothing that can hold
+// a secret belongs here.
+constexpr std::string_view k_allowed[] = {
+    "AMDGPU_TARGETS",
+    "AMD_LOG_LEVEL",
+    "CLICOLOR_FORCE",
+    "CONDA_PREFIX",
+    "CUDA_VISIBLE_DEVICES",
+    "GPU_DEVICE_ORDINAL",
+    "GPU_TARGETS",
+    "HCC_AMDGPU_TARGET",
+    "HIP_PATH",
+    "HIP_PLATFORM",
+    "HIP_VISIBLE_DEVICES",
+    "HSA_ENABLE_DXG_DETECTION",
+    "HSA_ENABLE_SDMA",
+    "HSA_FORCE_FINE_GRAIN_PCIE",
+    "HSA_OVERRIDE_GFX_VERSION",
+    "HSA_XNACK",
+    "LD_LIBRARY_PATH",
+    "NO_COLOR",
+    "PATH",
+    "PYTHONHOME",
+    "PYTHONPATH",
+    "PYTORCH_ROCM_ARCH",
+    "PYTORCH_TUNABLEOP_ENABLED",
+    "PYTORCH_TUNABLE_BACKEND",
+    "ROCM_HOME",
+    "ROCM_PATH",
+    "ROCR_VISIBLE_DEVICES",
+    "TERM",
+    "VIRTUAL_ENV",
+    "WSL_DISTRO_NAME",
+};
+
+constexpr std::array<std::string_view, 1> k_indexed_prefixes = {"HSA_OVERRIDE_GFX_VERSION_"};
+
+constexpr std::array<std::string_view, 3> k_tool_only = {"CLICOLOR_FORCE", "NO_COLOR", "TERM"};
+
+}  // namespace
+
+bool is_allowed_env(std::string_view name) {
+  if (std::binary_search(std::begin(k_allowed), std::end(k_allowed), name)) {
+    return true;
+  }
+  for (const std::string_view prefix : k_indexed_prefixes) {
+    if (name.size() > prefix.size() && name.substr(0, prefix.size()) == prefix &&
+        util::parse_unsigned(name.substr(prefix.size())).has_value()) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::span<const std::string_view> allowed_env_names() { return k_allowed; }
+
+std::span<const std::string_view> allowed_env_indexed_prefixes() { return k_indexed_prefixes; }
+
+bool is_tool_env(std::string_view name) {
+  return std::find(k_tool_only.begin(), k_tool_only.end(), name) != k_tool_only.end();
+}
+
+}  // namespace rocdoc

@@ -1,0 +1,53 @@
+#include <algorithm>
+
+#include "rocdoc/facts.h"
+
+namespace rocdoc {
+
+const PciDevice* PciFacts::find(const std::string& bdf) const {
+  const auto it = std::find_if(devices.begin(), devices.end(),
+                               [&](const PciDevice& d) { return d.bdf == bdf; });
+  return it == devices.end() ? nullptr : &*it;
+}
+
+const GroupEntry* AccessFacts::group_by_gid(std::uint32_t gid) const {
+  if (!etc_group) {
+    return nullptr;
+  }
+  const auto it = std::find_if(etc_group->begin(), etc_group->end(),
+                               [&](const GroupEntry& g) { return g.gid == gid; });
+  return it == etc_group->end() ? nullptr : &*it;
+}
+
+bool AccessFacts::process_has_gid(std::uint32_t gid) const {
+  return identity.gid == gid ||
+         std::any_of(identity.groups.begin(), identity.groups.end(),
+                     [&](const Group& g) { return g.gid == gid; });
+}
+
+bool AccessFacts::group_file_lists_user(std::uint32_t gid) const {
+  const GroupEntry* group = group_by_gid(gid);
+  if (group == nullptr || identity.user.empty()) {
+    return false;
+  }
+  return std::find(group->members.begin(), group->members.end(), identity.user) !=
+         group->members.end();
+}
+
+const KfdNode* KfdFacts::gpu_by_bdf(const std::string& bdf) const {
+  const auto it = std::find_if(nodes.begin(), nodes.end(),
+                               [&](const KfdNode& n) { return n.is_gpu() && n.bdf == bdf; });
+  return it == nodes.end() ? nullptr : &*it;
+}
+
+int KfdFacts::gpu_count() const {
+  return static_cast<int>(
+      std::count_if(nodes.begin(), nodes.end(), [](const KfdNode& n) { return n.is_gpu(); }));
+}
+
+const std::string* EnvFacts::find(const std::string& name) const {
+  const auto it = variables.find(name);
+  return it == variables.end() ? nullptr : &it->second;
+}
+
+}  // namespace rocdoc

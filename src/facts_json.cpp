@@ -1,0 +1,202 @@
+#include "src/facts_json.h"
+
+#include <fmt/format.h>
+
+namespace rocdoc {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+template <typename T>
+json optional_json(const std::optional<T>& value) {
+  return value ? json(*value) : json(nullptr);
+}
+
+std::string hex4(std::uint32_t value) { return fmt::format("{:04x}", value); }
+
+std::string_view gpu_vendor_name(GpuVendor vendor) {
+  switch (vendor) {
+    case GpuVendor::amd:
+      return "amd";
+    case GpuVendor::nvidia:
+      return "nvidia";
+    case GpuVendor::intel:
+      return "intel";
+    case GpuVendor::virtual_display:
+      return "virtual";
+    case GpuVendor::other:
+      return "other";
+  }
+  return "other";
+}
+
+std::string_view file_type_name(FileType type) {
+  switch (type) {
+    case FileType::regular:
+      return "file";
+    case FileType::directory:
+      return "dir";
+    case FileType::symlink:
+      return "link";
+    case FileType::char_device:
+      return "char";
+    case FileType::block_device:
+      return "block";
+    case FileType::other:
+      return "other";
+  }
+  return "other";
+}
+
+std::string_view access_name(OpenAccess access) {
+  switch (access) {
+    case OpenAccess::read_write:
+      return "rw";
+    case OpenAccess::read_only:
+      return "r";
+    case OpenAccess::write_only:
+      return "w";
+    case OpenAccess::none:
+      return "none";
+  }
+  return "none";
+}
+
+json pci_json(const PciFacts& pci) {
+  json devices = json::array();
+  for (const auto& d : pci.devices) {
+    devices.push_back({
+        {"bdf", d.bdf},
+        {"vendor", hex4(d.vendor)},
+        {"device", hex4(d.device)},
+        {"class", fmt::format("{:06x}", d.class_code)},
+        {"subsystem_vendor", d.subsystem_vendor ? json(hex4(*d.subsystem_vendor)) : json(nullptr)},
+        {"subsystem_device", d.subsystem_device ? json(hex4(*d.subsystem_device)) : json(nullptr)},
+        {"revision", d.revision ? json(fmt::format("{:02x}", *d.revision)) : json(nullptr)},
+        {"driver", optional_json(d.driver)},
+        {"vendor_name", d.vendor_name},
+        {"device_name", d.device_name},
+        {"gpu", d.gpu ? json(gpu_vendor_name(*d.gpu)) : json(nullptr)},
+        {"upstream", d.upstream},
+        {"link",
+         {{"current_speed", optional_json(d.link.current_speed)},
+          {"max_speed", optional_json(d.link.max_speed)},
+          {"current_width", optional_json(d.link.current_width)},
+          {"max_width", optional_json(d.link.max_width)}}},
+    });
+  }
+  return {{"devices", devices},
+          {"names_from", pci.names_from},
+          {"names_problem", optional_json(pci.names_problem)}};
+}
+
+json driver_json(const DriverFacts& driver) {
+  json blacklist = json::array();
+  for (const auto& line : driver.blacklist) {
+    blacklist.push_back({{"file", line.file}, {"line", line.line}, {"text", line.text}});
+  }
+  return {{"amdgpu_loaded", driver.amdgpu_loaded},
+          {"initstate", optional_json(driver.initstate)},
+          {"dkms_version", optional_json(driver.dkms_version)},
+          {"blacklist", blacklist},
+          {"cmdline_nomodeset", driver.cmdline_nomodeset},
+          {"cmdline_blacklists_amdgpu", driver.cmdline_blacklists_amdgpu},
+          {"cmdline_amdgpu_params", driver.cmdline_amdgpu_params},
+          {"efi", driver.efi},
+          {"secure_boot", optional_json(driver.secure_boot)}};
+}
+
+json node_json(const DeviceNode& node) {
+  return {{"path", node.path},
+          {"type", file_type_name(node.stat.type)},
+          {"mode", fmt::format("{:04o}", node.stat.mode)},
+          {"uid", node.stat.uid},
+          {"gid", node.stat.gid},
+          {"group", optional_json(node.group_name)},
+          {"major", optional_json(node.stat.major)},
+          {"minor", optional_json(node.stat.minor)},
+          {"access", access_name(node.open.access)},
+          {"errno", node.open.error.empty() ? json(nullptr) : json(node.open.error)}};
+}
+
+json access_json(const AccessFacts& access) {
+  json groups = json::array();
+  for (const auto& g : access.identity.groups) {
+    groups.push_back({{"name", g.name}, {"gid", g.gid}});
+  }
+  json render = json::array();
+  for (const auto& node : access.render_nodes) {
+    render.push_back(node_json(node));
+  }
+  return {{"identity",
+           {{"user", access.identity.user},
+            {"uid", access.identity.uid},
+            {"gid", access.identity.gid},
+            {"groups", groups}}},
+          {"kfd", access.kfd ? node_json(*access.kfd) : json(nullptr)},
+          {"render_nodes", render},
+          {"etc_group_readable", access.etc_group.has_value()}};
+}
+
+json kfd_json(const KfdFacts& kfd) {
+  json nodes = json::array();
+  for (const auto& n : kfd.nodes) {
+    json links = json::array();
+    for (const auto& l : n.io_links) {
+      links.push_back({{"index", l.index},
+                       {"type", l.type},
+                       {"node_from", l.node_from},
+                       {"node_to", l.node_to},
+                       {"flags", l.flags}});
+    }
+    nodes.push_back({{"index", n.index},
+                     {"kind", n.is_gpu() ? "gpu" : "cpu"},
+                     {"name", n.name},
+                     {"gpu_id", optional_json(n.gpu_id)},
+                     {"simd_count", n.simd_count},
+                     {"gfx_target_version", n.gfx_target_version},
+                     {"gfx_target", n.gfx_target.empty() ? json(nullptr) : json(n.gfx_target)},
+                     {"vendor_id", hex4(n.vendor_id)},
+                     {"device_id", hex4(n.device_id)},
+                     {"drm_render_minor", optional_json(n.drm_render_minor)},
+                     {"bdf", optional_json(n.bdf)},
+                     {"io_links", links}});
+  }
+  return {{"topology_present", kfd.topology_present}, {"nodes", nodes}};
+}
+
+json system_json(const SystemFacts& system) {
+  std::string_view wsl = "none";
+  if (system.wsl == WslKind::wsl1) {
+    wsl = "wsl1";
+  } else if (system.wsl == WslKind::wsl2) {
+    wsl = "wsl2";
+  }
+  return {{"os_release", system.os_release},
+          {"kernel", system.uname.release},
+          {"machine", system.uname.machine},
+          {"numa_balancing", optional_json(system.numa_balancing)},
+          {"numa_nodes", optional_json(system.numa_nodes)},
+          {"cmdline", system.cmdline},
+          {"iommu_params", system.iommu_params},
+          {"container", optional_json(system.container)},
+          {"wsl", wsl},
+          {"dxg_present", system.dxg_present},
+          {"shm_bytes", optional_json(system.shm_bytes)}};
+}
+
+}  // namespace
+
+json facts_to_json(const Facts& facts) {
+  json result = json::object();
+  result["pci"] = facts.pci ? pci_json(*facts.pci) : json(nullptr);
+  result["driver"] = facts.driver ? driver_json(*facts.driver) : json(nullptr);
+  result["access"] = facts.access ? access_json(*facts.access) : json(nullptr);
+  result["kfd_topology"] = facts.kfd ? kfd_json(*facts.kfd) : json(nullptr);
+  result["system"] = facts.system ? system_json(*facts.system) : json(nullptr);
+  result["env"] = facts.env ? json(facts.env->variables) : json(nullptr);
+  return result;
+}
+
+}  // namespace rocdoc

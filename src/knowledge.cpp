@@ -1,0 +1,239 @@
+#include "rocdoc/knowledge.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <set>
+
+#include "rocdoc/gfx_target.h"
+#include "src/live_host.h"
+#include "src/util/strings.h"
+
+namespace rocdoc {
+
+namespace {
+
+/// Reads typed values out of one rules file, turning every problem into a RulesError
+/// that points at the offending node.
+class RuleReader {
+public:
+  explicit RuleReader(std::string file) : m_file(std::move(file)) {}
+
+  [[noreturn]] void fail(const YAML::Node& node, const std::string& what) const {
+    const YAML::Mark mark = node.Mark();
+    throw RulesError(m_file, mark.line + 1, mark.column + 1, what);
+  }
+
+  YAML::Node sequence(const YAML::Node& parent, const char* key) const {
+    const YAML::Node node = parent[key];
+    if (!node || !node.IsSequence()) {
+      fail(node ? node : parent, std::string("\"") + key + "\" must be a list");
+    }
+    return node;
+  }
+
+  std::string text(const YAML::Node& parent, const char* key) const {
+    const YAML::Node node = parent[key];
+    if (!node) {
+      fail(parent, std::string("missing \"") + key + "\"");
+    }
+    if (!node.IsScalar() || node.Scalar().empty()) {
+      fail(node, std::string("\"") + key + "\" must be a non-empty string");
+    }
+    return node.Scalar();
+  }
+
+  std::uint32_t number(const YAML::Node& parent, const char* key) const {
+    const auto value = util::parse_unsigned(text(parent, key));
+    if (!value || *value > 0xffffffffu) {
+      fail(parent[key], std::string("\"") + key + "\" must be a whole number");
+    }
+    return static_cast<std::uint32_t>(*value);
+  }
+
+  std::vector<std::string> texts(const YAML::Node& parent, const char* key) const {
+    std::vector<std::string> result;
+    const YAML::Node node = parent[key];
+    if (!node) {
+      return result;
+    }
+    if (!node.IsSequence()) {
+      fail(node, std::string("\"") + key + "\" must be a list of strings");
+    }
+    for (const auto& item : node) {
+      if (!item.IsScalar()) {
+        fail(item, std::string("\"") + key + "\" must hold strings");
+      }
+      result.push_back(item.Scalar());
+    }
+    return result;
+  }
+
+  void require_map(const YAML::Node& node, const std::string& what) const {
+    if (!node.IsMap()) {
+      fail(node, what + " must be a mapping");
+    }
+  }
+
+  const std::string& file() const { return m_file; }
+
+private:
+  std::string m_file;
+};
+
+YAML::Node parse(const RuleText& file) {
+  try {
+    return YAML::Load(file.content);
+  } catch (const YAML::ParserException& error) {
+    throw RulesError(file.name, error.mark.line + 1, error.mark.column + 1, error.msg);
+  }
+}
+
+GpuKind parse_kind(const RuleReader& reader, const YAML::Node& entry) {
+  const std::string kind = reader.text(entry, "kind");
+  if (kind == "radeon") {
+    return GpuKind::radeon;
+  }
+  if (kind == "instinct") {
+    return GpuKind::instinct;
+  }
+  if (kind == "apu") {
+    return GpuKind::apu;
+  }
+  reader.fail(entry["kind"], "\"kind\" must be radeon, instinct or apu, not \"" + kind + "\"");
+}
+
+void load_gfx_targets(const RuleText& file, Knowledge& knowledge) {
+  const RuleReader reader(file.name);
+  const YAML::Node root = parse(file);
+  reader.require_map(root, "the file");
+  std::set<std::string> seen;
+  for (const auto& entry : reader.sequence(root, "targets")) {
+    reader.require_map(entry, "a target");
+    GfxTarget target;
+    target.name = reader.text(entry, "name");
+    target.kfd = reader.number(entry, "kfd");
+    target.family = reader.text(entry, "family");
+    target.kind = parse_kind(reader, entry);
+    target.products = reader.texts(entry, "products");
+    target.source = reader.text(entry, "source");
+    if (!seen.insert(target.name).second) {
+      reader.fail(entry["name"], "target " + target.name + " is defined twice");
+    }
+    const auto decoded = gfx_name_from_kfd(target.kfd);
+    if (!decoded || *decoded != target.name) {
+      reader.fail(entry["kfd"], "kfd " + std::to_string(target.kfd) + " decodes to " +
+                                    decoded.value_or("nothing") + ", not " + target.name);
+    }
+    knowledge.targets.push_back(std::move(target));
+  }
+}
+
+void load_pci_ids(const RuleText& file, Knowledge& knowledge) {
+  const RuleReader reader(file.name);
+  const YAML::Node root = parse(file);
+  reader.require_map(root, "the file");
+  for (const auto& entry : reader.sequence(root, "devices")) {
+    reader.require_map(entry, "a device");
+    const std::string id = reader.text(entry, "id");
+    const auto device = util::parse_unsigned(id, 16);
+    if (id.size() != 4 || !device) {
+      reader.fail(entry["id"], "\"id\" must be four hex digits such as \"74a1\", not \"" + id + "\"");
+    }
+    PciIdEntry pci;
+    pci.device = static_cast<std::uint16_t>(*device);
+    pci.name = reader.text(entry, "name");
+    pci.gfx = reader.text(entry, "gfx");
+    pci.source = reader.text(entry, "source");
+    if (knowledge.target(pci.gfx) == nullptr) {
+      reader.fail(entry["gfx"], "unknown gfx target " + pci.gfx + " (not in gfx_targets.yaml)");
+    }
+    if (knowledge.amd_pci_id(pci.device) != nullptr) {
+      reader.fail(entry["id"], "PCI id " + id + " is listed twice");
+    }
+    knowledge.pci_ids.push_back(std::move(pci));
+  }
+}
+
+const RuleText* find_file(const std::vector<RuleText>& files, std::string_view base) {
+  for (const auto& file : files) {
+    const std::string_view name = file.name;
+    const auto slash = name.rfind('/');
+    if ((slash == std::string_view::npos ? name : name.substr(slash + 1)) == base) {
+      return &file;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+RulesError::RulesError(std::string file, int line, int column, const std::string& what)
+    : std::runtime_error(file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " +
+                         what),
+      m_file(std::move(file)),
+      m_line(line),
+      m_column(column) {}
+
+const GfxTarget* Knowledge::target(std::string_view name) const {
+  const auto it = std::find_if(targets.begin(), targets.end(),
+                               [&](const GfxTarget& t) { return t.name == name; });
+  return it == targets.end() ? nullptr : &*it;
+}
+
+const PciIdEntry* Knowledge::amd_pci_id(std::uint16_t device) const {
+  const auto it = std::find_if(pci_ids.begin(), pci_ids.end(),
+                               [&](const PciIdEntry& e) { return e.device == device; });
+  return it == pci_ids.end() ? nullptr : &*it;
+}
+
+Knowledge load_knowledge(const std::vector<RuleText>& files, std::string origin) {
+  Knowledge knowledge;
+  knowledge.origin = std::move(origin);
+  for (const auto& file : files) {
+    parse(file);  // every file must at least be valid YAML
+  }
+  const RuleText* targets = find_file(files, "gfx_targets.yaml");
+  const RuleText* pci_ids = find_file(files, "pci_ids.yaml");
+  if (targets == nullptr || pci_ids == nullptr) {
+    throw RulesError(knowledge.origin, 0, 0,
+                     "the rules need gfx_targets.yaml and pci_ids.yaml");
+  }
+  load_gfx_targets(*targets, knowledge);
+  load_pci_ids(*pci_ids, knowledge);
+  return knowledge;
+}
+
+Knowledge load_embedded_knowledge() {
+  std::vector<RuleText> files;
+  for (const auto& file : embedded_rule_files()) {
+    files.push_back({"rules/" + std::string(file.name), std::string(file.content)});
+  }
+  return load_knowledge(files, "embedded");
+}
+
+Knowledge load_knowledge_dir(const std::string& dir) {
+  const auto names = list_local_dir(dir);
+  if (!names) {
+    throw RulesError(dir, 0, 0, "cannot read the rules directory");
+  }
+  std::vector<RuleText> files;
+  for (const auto& name : *names) {
+    if (name.size() > 5 && name.substr(name.size() - 5) == ".yaml") {
+      const std::string path = dir + "/" + name;
+      auto content = read_local_file(path, 16u << 20);
+      if (!content) {
+        throw RulesError(path, 0, 0, "cannot read the file");
+      }
+      files.push_back({path, std::move(*content)});
+    }
+  }
+  for (const auto& embedded : embedded_rule_files()) {
+    if (find_file(files, embedded.name) == nullptr) {
+      files.push_back({"rules/" + std::string(embedded.name), std::string(embedded.content)});
+    }
+  }
+  return load_knowledge(files, dir);
+}
+
+}  // namespace rocdoc

@@ -1,0 +1,130 @@
+// The human report: grouped by area, a glyph per check, fixes under each problem.
+#include <fmt/format.h>
+
+#include "rocdoc/report.h"
+
+namespace rocdoc {
+
+namespace {
+
+struct Style {
+  Color color;
+  std::string paint(std::string_view text, std::string_view code) const {
+    if (color == Color::off) {
+      return std::string(text);
+    }
+    return fmt::format("\033[{}m{}\033[0m", code, text);
+  }
+};
+
+constexpr std::string_view k_red = "31";
+constexpr std::string_view k_yellow = "33";
+constexpr std::string_view k_green = "32";
+constexpr std::string_view k_cyan = "36";
+constexpr std::string_view k_dim = "2";
+constexpr std::string_view k_bold = "1";
+
+std::string glyph(const CheckResult& result, const Style& style) {
+  switch (result.status) {
+    case Status::pass:
+      return style.paint("✓", k_green);
+    case Status::fail:
+      return style.paint("✗", k_red);
+    case Status::skip:
+      return style.paint("-", k_dim);
+    case Status::warn:
+      break;
+  }
+  return result.severity == Severity::info ? style.paint("•", k_cyan) : style.paint("!", k_yellow);
+}
+
+std::string plural(int count, std::string_view word) {
+  return fmt::format("{} {}{}", count, word, count == 1 ? "" : "s");
+}
+
+void render_header(const Report& report, std::ostream& out, const Style& style) {
+  std::string where = report.host_kind == HostKind::live ? "this machine"
+                                                         : "snapshot " + report.host_origin;
+  if (report.facts.system) {
+    const auto& os = report.facts.system->os_release;
+    const auto name = os.find("PRETTY_NAME");
+    where += fmt::format(" · {} · kernel {}", name != os.end() ? name->second : "unknown OS",
+                         report.facts.system->uname.release);
+  }
+  out << style.paint(fmt::format("rocdoc {}", report.tool_version), k_bold) << " · " << where
+      << "\n";
+}
+
+void render_problem_details(const CheckResult& result, std::ostream& out, const Style& style) {
+  for (const auto& line : result.evidence) {
+    out << "      " << style.paint(line, k_dim) << "\n";
+  }
+  for (const auto& fix : result.fix) {
+    out << "      " << style.paint("fix:", k_bold) << " " << fix.description << "\n";
+    if (!fix.command.empty()) {
+      out << "        " << fix.command << "\n";
+    }
+  }
+}
+
+void render_notes(const Report& report, std::ostream& out, const Style& style) {
+  for (const auto& probe : report.probes) {
+    if (!probe.ok) {
+      out << style.paint("☠", k_red) << " probe " << probe.name << " failed: " << probe.error
+          << " (checks that need it are skipped)\n";
+    }
+  }
+  if (report.facts.pci && report.facts.pci->names_problem) {
+    out << style.paint("•", k_cyan) << " PCI names: libpci is not available ("
+        << *report.facts.pci->names_problem << "); AMD names come from rocdoc's own table\n";
+  }
+}
+
+}  // namespace
+
+void render_human(const Report& report, std::ostream& out, Color color, Verbosity verbosity) {
+  const Style style{color};
+  render_header(report, out, style);
+  std::string_view area;
+  for (const auto& record : report.checks) {
+    const CheckResult& result = record.result;
+    if (result.status == Status::skip && verbosity != Verbosity::verbose) {
+      continue;
+    }
+    if (record.info->area != area) {
+      area = record.info->area;
+      out << "\n" << style.paint(area, k_bold) << "\n";
+    }
+    out << "  " << glyph(result, style) << " " << record.info->id << "  " << result.message << "\n";
+    const bool problem = result.status == Status::fail || result.status == Status::warn;
+    if (problem) {
+      render_problem_details(result, out, style);
+    } else if (verbosity == Verbosity::verbose) {
+      for (const auto& line : result.evidence) {
+        out << "      " << style.paint(line, k_dim) << "\n";
+      }
+    }
+  }
+  out << "\n";
+  render_notes(report, out, style);
+  const Summary summary = report.summary();
+  std::vector<std::string> parts;
+  if (summary.errors > 0) {
+    parts.push_back(style.paint(plural(summary.errors, "error"), k_red));
+  }
+  if (summary.warnings > 0) {
+    parts.push_back(style.paint(plural(summary.warnings, "warning"), k_yellow));
+  }
+  if (summary.notices > 0) {
+    parts.push_back(plural(summary.notices, "notice"));
+  }
+  std::string line = parts.empty() ? style.paint("No issues found", k_green) : parts.front();
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    line += ", " + parts[i];
+  }
+  line += fmt::format(" ({} passed, {} skipped{})", summary.passed, summary.skipped,
+                      summary.skipped > 0 && verbosity != Verbosity::verbose ? "; -v shows why" : "");
+  out << line << "\n";
+}
+
+}  // namespace rocdoc

@@ -1,0 +1,64 @@
+// The JSON report, schema "rocdoc-report/1" (docs/report.schema.json).
+#include <nlohmann/json.hpp>
+
+#include "rocdoc/report.h"
+#include "src/facts_json.h"
+
+namespace rocdoc {
+
+void render_json(const Report& report, std::ostream& out) {
+  using json = nlohmann::ordered_json;
+  const Summary summary = report.summary();
+  json checks = json::array();
+  for (const auto& record : report.checks) {
+    const CheckResult& result = record.result;
+    json fix = json::array();
+    for (const auto& f : result.fix) {
+      fix.push_back({{"description", f.description},
+                     {"command", f.command.empty() ? json(nullptr) : json(f.command)},
+                     {"needs_root", f.needs_root}});
+    }
+    const bool finding = result.status == Status::fail || result.status == Status::warn;
+    checks.push_back({{"id", record.info->id},
+                      {"area", record.info->area},
+                      {"title", record.info->title},
+                      {"status", to_string(result.status)},
+                      {"severity", to_string(finding ? result.severity : record.info->severity)},
+                      {"message", result.message},
+                      {"evidence", result.evidence},
+                      {"fix", fix}});
+  }
+  json probes = json::array();
+  for (const auto& probe : report.probes) {
+    probes.push_back({{"name", probe.name},
+                      {"ok", probe.ok},
+                      {"duration_ms", probe.duration_ms},
+                      {"error", probe.ok ? json(nullptr) : json(probe.error)}});
+  }
+  json host = {{"kind", report.host_kind == HostKind::live ? "live" : "snapshot"},
+               {"origin", report.host_origin}};
+  if (report.facts.system) {
+    const auto& os = report.facts.system->os_release;
+    const auto name = os.find("PRETTY_NAME");
+    host["os"] = name != os.end() ? json(name->second) : json(nullptr);
+    host["kernel"] = report.facts.system->uname.release;
+  }
+  const json document = {
+      {"schema", "rocdoc-report/1"},
+      {"tool", {{"name", "rocdoc"}, {"version", report.tool_version}}},
+      {"rules", {{"origin", report.rules_origin}}},
+      {"host", host},
+      {"summary",
+       {{"errors", summary.errors},
+        {"warnings", summary.warnings},
+        {"notices", summary.notices},
+        {"passed", summary.passed},
+        {"skipped", summary.skipped}}},
+      {"checks", checks},
+      {"facts", facts_to_json(report.facts)},
+      {"probes", probes},
+  };
+  out << document.dump(2) << "\n";
+}
+
+}  // namespace rocdoc

@@ -1,0 +1,76 @@
+// A snapshot directory (SNAPSHOT-FORMAT v1) read as if it were the machine.
+#pragma once
+
+#include <map>
+#include <stdexcept>
+#include <string>
+
+#include "rocdoc/host.h"
+#include "src/path_in_root.h"
+
+namespace rocdoc {
+
+/// The snapshot cannot be read: the message names the file and the problem.
+class SnapshotError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+struct SnapshotNode {
+  FileStat stat;
+  OpenResult open;
+};
+
+struct SnapshotBinary {
+  std::uint64_t size = 0;
+  std::vector<std::string> gfx_targets;
+};
+
+struct SnapshotManifest {
+  std::string note;
+  Uname uname;
+  Identity identity;
+  std::map<std::string, std::string> env;  ///< allow-listed only
+  std::map<std::string, SnapshotNode> nodes;
+  std::map<std::string, std::string> links;
+  std::map<std::string, std::string> pci_paths;  ///< BDF → resolved sysfs path (rocdoc extension)
+  std::map<std::string, SnapshotBinary> binaries;
+};
+
+/// Parses the manifest text; `file` names it in errors. Throws SnapshotError.
+SnapshotManifest parse_snapshot_manifest(std::string_view text, const std::string& file);
+
+inline constexpr std::string_view k_snapshot_format = "rocdoc-snapshot/1";
+inline constexpr std::string_view k_manifest_name = "rocdoc-snapshot.json";
+
+class SnapshotHost final : public Host {
+public:
+  /// Opens DIR; throws SnapshotError when the manifest is missing or invalid.
+  explicit SnapshotHost(std::string dir);
+
+  const SnapshotManifest& manifest() const { return m_manifest; }
+
+  HostKind kind() const override { return HostKind::snapshot; }
+  std::string origin() const override { return m_dir; }
+  std::optional<std::string> read_file(std::string_view path, std::size_t max_bytes) const override;
+  std::optional<std::vector<std::string>> list_dir(std::string_view path) const override;
+  std::optional<FileStat> stat(std::string_view path) const override;
+  std::optional<std::string> read_link(std::string_view path) const override;
+  OpenResult open_device(std::string_view path) const override;
+  std::optional<std::uint64_t> filesystem_size(std::string_view path) const override;
+  std::optional<std::string> env(std::string_view name) const override;
+  std::vector<std::pair<std::string, std::string>> environment() const override;
+  Identity identity() const override { return m_manifest.identity; }
+  Uname uname() const override { return m_manifest.uname; }
+  std::optional<std::string> local_path(std::string_view path) const override;
+
+private:
+  std::optional<std::string> link_target(const std::string& inside) const;
+  std::optional<std::string> resolve(std::string_view path, FinalLink final_link) const;
+
+  std::string m_dir;
+  std::string m_root;  ///< m_dir + "/root"
+  SnapshotManifest m_manifest;
+};
+
+}  // namespace rocdoc

@@ -1,0 +1,28 @@
+// String helpers with no rocdoc knowledge.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rocdoc::util {
+
+std::string_view trim(std::string_view text);
+std::vector<std::string_view> split(std::string_view text, char separator);
+/// Splits on runs of spaces and tabs.
+std::vector<std::string_view> split_whitespace(std::string_view text);
+std::vector<std::string_view> lines(std::string_view text);
+
+/// Parses a whole unsigned number: decimal, or hex with a 0x prefix when base is 0.
+std::optional<std::uint64_t> parse_unsigned(std::string_view text, int base = 10);
+std::optional<std::int64_t> parse_signed(std::string_view text);
+
+std::string to_lower(std::string_view text);
+std::string join(const std::vector<std::string>& parts, std::string_view separator);
+
+/// Damerau-free Levenshtein distance, for did-you-mean.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+}  // namespace rocdoc::util

@@ -1,0 +1,52 @@
+"""Helpers for the end-to-end tests: run the built rocdoc binary and count results."""
+import json
+import os
+import subprocess
+import sys
+
+SOURCE_DIR = os.environ.get("ROCDOC_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+FIXTURES = os.path.join(SOURCE_DIR, "tests", "fixtures")
+SCHEMA = os.path.join(SOURCE_DIR, "docs", "report.schema.json")
+
+
+class Results:
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+
+    def check(self, condition, what):
+        if condition:
+            self.passed += 1
+        else:
+            self.failed += 1
+            print(f"FAILED: {what}", flush=True)
+
+    def finish(self):
+        print(f"{self.passed} passed, {self.failed} failed")
+        sys.exit(1 if self.failed else 0)
+
+
+def run(binary, *args, env=None):
+    merged = dict(os.environ)
+    merged.pop("NO_COLOR", None)
+    if env:
+        merged.update(env)
+    return subprocess.run([binary, *args], capture_output=True, text=True, env=merged, timeout=60)
+
+
+def report(binary, *args):
+    proc = run(binary, "check", "--json", *args)
+    return proc.returncode, json.loads(proc.stdout), proc.stderr
+
+
+def validate(document):
+    """Validates a report against docs/report.schema.json; returns the error text or None."""
+    import jsonschema  # Debian: python3-jsonschema, a test dependency
+
+    with open(SCHEMA) as f:
+        schema = json.load(f)
+    try:
+        jsonschema.validate(document, schema)
+    except jsonschema.ValidationError as error:
+        return str(error)
+    return None

@@ -1,0 +1,88 @@
+"""The built binary on every fixture: exit codes, JSON schema, colour rules, bad input."""
+import json
+import os
+import pty
+import subprocess
+import sys
+import tempfile
+
+from common import FIXTURES, Results, report, run, validate
+
+binary = sys.argv[1]
+results = Results()
+
+for name in sorted(os.listdir(FIXTURES)):
+    directory = os.path.join(FIXTURES, name)
+    expect_path = os.path.join(directory, "expect.json")
+    if not os.path.exists(expect_path):
+        continue
+    with open(expect_path) as f:
+        expect = json.load(f)
+    code, document, stderr = report(binary, "--root", directory, *expect.get("args", []))
+    results.check(code == expect["exit"], f"{name}: exit {code}, expected {expect['exit']}")
+    error = validate(document)
+    results.check(error is None, f"{name}: report matches docs/report.schema.json: {error}")
+    fired = {c["id"] for c in document["checks"] if c["status"] in ("fail", "warn")}
+    wanted = set(expect["fail"]) | set(expect["warn"]) | set(expect["info"])
+    results.check(fired == wanted, f"{name}: findings {sorted(fired)}, expected {sorted(wanted)}")
+    for check in document["checks"]:
+        if check["status"] == "fail":
+            results.check(check["fix"] or check["id"] == "gpu.none", f"{name}: {check['id']} names a fix")
+
+# Names of GPUs come from pci.ids through the real libpci.
+_, mixed, _ = report(binary, "--root", os.path.join(FIXTURES, "amd-and-nvidia"))
+nvidia = [d for d in mixed["facts"]["pci"]["devices"] if d["gpu"] == "nvidia"]
+results.check(mixed["facts"]["pci"]["names_from"] == "libpci", "PCI names come from libpci")
+results.check(nvidia and "AD102" in nvidia[0]["device_name"], f"libpci names the RTX 4090: {nvidia}")
+
+# --fail-on.
+pcie = os.path.join(FIXTURES, "pcie-link-degraded")
+results.check(run(binary, "check", "--root", pcie).returncode == 0, "a warning alone exits 0 by default")
+results.check(run(binary, "check", "--root", pcie, "--fail-on", "warning").returncode == 1,
+              "--fail-on warning turns a warning into exit 1")
+results.check(run(binary, "check", "--root", os.path.join(FIXTURES, "nvidia-only"), "--fail-on", "never").returncode == 0,
+              "--fail-on never exits 0")
+
+# Bad input: exit 2 with the problem named.
+with tempfile.TemporaryDirectory() as bad:
+    proc = run(binary, "check", "--root", bad)
+    results.check(proc.returncode == 2 and "rocdoc-snapshot.json" in proc.stderr,
+                  f"missing manifest: exit 2 naming the file ({proc.returncode}, {proc.stderr!r})")
+    with open(os.path.join(bad, "rocdoc-snapshot.json"), "w") as f:
+        f.write("not json")
+    proc = run(binary, "check", "--root", bad)
+    results.check(proc.returncode == 2 and "not valid JSON" in proc.stderr, f"not JSON: exit 2 ({proc.stderr!r})")
+proc = run(binary, "check", "--only", "gpu.nnoe")
+results.check(proc.returncode == 2 and "did you mean gpu.none?" in proc.stderr, f"did-you-mean ({proc.stderr!r})")
+
+
+def on_terminal(*args, env):
+    """Runs rocdoc with stdout on a pseudo-terminal; returns what it printed."""
+    merged = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "CLICOLOR_FORCE")}
+    merged.update(env)
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([binary, *args], stdout=follower, stderr=subprocess.DEVNULL, env=merged)
+    os.close(follower)
+    output = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        output += chunk
+    proc.wait(timeout=60)
+    os.close(leader)
+    return output.decode()
+
+
+healthy = os.path.join(FIXTURES, "rx7900xtx-healthy")
+results.check("\033[" in on_terminal("check", "--root", healthy, env={"TERM": "xterm"}), "colour on a terminal")
+results.check("\033[" not in on_terminal("check", "--root", healthy, env={"TERM": "xterm", "NO_COLOR": "1"}),
+              "no colour with NO_COLOR")
+results.check("\033[" not in on_terminal("check", "--root", healthy, "--no-color", env={"TERM": "xterm"}),
+              "no colour with --no-color")
+results.check("\033[" not in run(binary, "check", "--root", healthy).stdout, "no colour into a pipe")
+
+results.finish()

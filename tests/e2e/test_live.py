@@ -1,0 +1,31 @@
+"""rocdoc on the test machine itself, which has no AMD GPU.
+
+It must exit 1, report gpu.none as fail, and list exactly the PCI functions `lspci -n` shows.
+"""
+import subprocess
+import sys
+
+from common import Results, report, validate
+
+binary = sys.argv[1]
+results = Results()
+
+code, document, stderr = report(binary)
+results.check(code == 1, f"live check exits 1 (got {code}; stderr {stderr!r})")
+results.check(validate(document) is None, f"live report matches the schema: {validate(document)}")
+by_id = {c["id"]: c for c in document["checks"]}
+results.check(by_id["gpu.none"]["status"] == "fail", "gpu.none fails on a machine without an AMD GPU")
+results.check(document["host"]["kind"] == "live", "host kind is live")
+
+lspci = subprocess.run(["lspci", "-n", "-D"], capture_output=True, text=True, check=True).stdout
+expected = set()
+for line in lspci.splitlines():
+    fields = line.split()
+    # 0000:00:01.0 ffff: 1af4:1045 (rev 01)
+    expected.add((fields[0], fields[2]))
+found = {(d["bdf"], f"{d['vendor']}:{d['device']}") for d in document["facts"]["pci"]["devices"]}
+results.check(found == expected, f"PCI functions match lspci -n: rocdoc {sorted(found)} vs lspci {sorted(expected)}")
+for probe in document["probes"]:
+    results.check(probe["ok"], f"probe {probe['name']} ran without error ({probe['error']})")
+
+results.finish()

@@ -1,0 +1,154 @@
+// Exact fix commands and messages of the checks, on fixtures and on small built snapshots.
+#include <catch2/catch.hpp>
+
+#include "rocdoc/report.h"
+#include "src/snapshot_host.h"
+#include "tests/unit/test_support.h"
+
+using namespace rocdoc;
+
+namespace {
+
+const Knowledge& knowledge() {
+  static const Knowledge k = load_embedded_knowledge();
+  return k;
+}
+
+Report fixture(const std::string& name) {
+  const SnapshotHost host(std::string(ROCDOC_FIXTURES_DIR) + "/" + name);
+  return run_report(host, knowledge(), {});
+}
+
+const CheckResult& result(const Report& report, std::string_view id) {
+  for (const auto& record : report.checks) {
+    if (record.info->id == id) {
+      return record.result;
+    }
+  }
+  FAIL("check " << id << " is not in the report");
+  throw std::logic_error("unreachable");
+}
+
+/// A copy, so the report behind it may go.
+CheckResult result_of(const std::string& name, std::string_view id) {
+  const Report report = fixture(name);
+  return result(report, id);
+}
+
+std::vector<std::string> commands(const CheckResult& r) {
+  std::vector<std::string> list;
+  for (const auto& fix : r.fix) {
+    list.push_back(fix.command);
+  }
+  return list;
+}
+
+}  // namespace
+
+TEST_CASE("a user outside render gets the exact usermod line", "[checks][perm]") {
+  const Report report = fixture("user-not-in-render");
+  const CheckResult& kfd = result(report, "perm.kfd");
+  CHECK(kfd.status == Status::fail);
+  CHECK(commands(kfd) == std::vector<std::string>{"sudo usermod -aG render,video 'alice'"});
+  CHECK(kfd.fix.front().needs_root);
+  CHECK(result(report, "perm.relogin").status == Status::pass);
+}
+
+TEST_CASE("user names are shell-quoted in fix commands", "[checks][perm]") {
+  test::TempSnapshot snap;
+  snap.manifest(R"({"format": "rocdoc-snapshot/1",
+    "identity": {"user": "o'brien", "uid": 1001, "gid": 1001, "groups": [{"name": "o'brien", "gid": 1001}]},
+    "nodes": {"/dev/kfd": {"type": "char", "mode": "0660", "uid": 0, "gid": 992, "access": "none", "errno": "EACCES"}}})");
+  snap.file("/etc/group", "root:x:0:\nrender:x:992:\n");
+  const Report report = run_report(SnapshotHost(snap.dir()), knowledge(), {});
+  CHECK(commands(result(report, "perm.kfd")) ==
+        std::vector<std::string>{"sudo usermod -aG render 'o'\\''brien'"});
+}
+
+TEST_CASE("a user listed in /etc/group but not in the session is told to log in again", "[checks][perm]") {
+  const Report report = fixture("user-needs-relogin");
+  const CheckResult& relogin = result(report, "perm.relogin");
+  CHECK(relogin.status == Status::fail);
+  CHECK(commands(relogin) == std::vector<std::string>{"newgrp render"});
+  CHECK(commands(result(report, "perm.kfd")) == std::vector<std::string>{"newgrp render"});
+}
+
+TEST_CASE("container fixes are docker flags with numeric gids", "[checks][container]") {
+  const Report groups = fixture("container-groups-missing");
+  CHECK(commands(result(groups, "perm.container-groups")) == std::vector<std::string>{"--group-add 110"});
+  const Report no_kfd = fixture("container-no-kfd");
+  CHECK(commands(result(no_kfd, "driver.kfd-missing")) ==
+        std::vector<std::string>{"--device=/dev/kfd --device=/dev/dri"});
+  CHECK(result(no_kfd, "rocm.agents").status == Status::skip);
+  CHECK(commands(result(no_kfd, "shm.small")) == std::vector<std::string>{"--ipc=host", "--shm-size=16g"});
+}
+
+TEST_CASE("a blacklisted amdgpu names the file and line to change", "[checks][driver]") {
+  const Report report = fixture("amdgpu-blacklisted");
+  const CheckResult& missing = result(report, "driver.amdgpu-missing");
+  CHECK(missing.status == Status::fail);
+  const auto list = commands(missing);
+  REQUIRE(list.size() >= 3);
+  CHECK(list[0] == "sudo sed -i '1s/^/# /' '/etc/modprobe.d/blacklist-amdgpu.conf'");
+  CHECK(list[1] == "sudo update-initramfs -u");
+  CHECK(list[2] == "sudo modprobe amdgpu");
+}
+
+TEST_CASE("NUMA balancing is an error on MI300X and names sysctl and a drop-in", "[checks][system]") {
+  const CheckResult numa = result_of("mi300x-numa-balancing", "numa.balancing");
+  CHECK(numa.status == Status::fail);
+  CHECK(numa.severity == Severity::error);
+  CHECK(commands(numa) ==
+        std::vector<std::string>{
+            "sudo sysctl -w kernel.numa_balancing=0",
+            "echo 'kernel.numa_balancing=0' | sudo tee /etc/sysctl.d/99-rocm-numa-balancing.conf"});
+}
+
+TEST_CASE("an iGPU beside a dGPU gets the dGPU's HIP index pinned", "[checks][hardware]") {
+  const CheckResult igpu = result_of("igpu-and-dgpu", "gpu.igpu-visible");
+  CHECK(igpu.status == Status::warn);
+  CHECK(commands(igpu).front().rfind("export HIP_VISIBLE_DEVICES=", 0) == 0);
+  const CheckResult vfio = result_of("gpu-vfio-pci", "gpu.igpu-visible");
+  CHECK(vfio.status == Status::pass);  // the dGPU is held by vfio-pci: ROCm sees only the iGPU
+}
+
+TEST_CASE("the degraded link is measured at the card's switch upstream port", "[checks][hardware]") {
+  const CheckResult link = result_of("pcie-link-degraded", "pcie.link-degraded");
+  CHECK(link.status == Status::warn);
+  CHECK(commands(link) == std::vector<std::string>{"sudo lspci -vv -s 0000:01:00.0 | grep -E 'LnkCap|LnkSta'"});
+  CHECK(result_of("rx7900xtx-healthy", "pcie.link-degraded").status == Status::pass);
+}
+
+TEST_CASE("WSL2 skips every bare-metal check and says why", "[checks][wsl]") {
+  const Report report = fixture("wsl2");
+  for (const auto& record : report.checks) {
+    if (record.info->scope == Scope::bare_metal) {
+      INFO(record.info->id);
+      CHECK(record.result.status == Status::skip);
+      CHECK(record.result.message.find("WSL") != std::string::npos);
+    }
+  }
+  CHECK(result(report, "os.wsl").severity == Severity::info);
+}
+
+TEST_CASE("an NVIDIA-only host fails gpu.none and names the NVIDIA GPUs", "[checks][hardware]") {
+  const CheckResult none = result_of("nvidia-only", "gpu.none");
+  CHECK(none.status == Status::fail);
+  CHECK(none.message.find("NVIDIA") != std::string::npos);
+  CHECK(none.evidence.size() == 2);
+}
+
+TEST_CASE("check selection (only, skip) and exit codes per fail level", "[checks][runner]") {
+  const SnapshotHost host(std::string(ROCDOC_FIXTURES_DIR) + "/pcie-link-degraded");
+  const Report all = run_report(host, knowledge(), {});
+  CHECK(exit_code_for(all, FailOn::error) == 0);
+  CHECK(exit_code_for(all, FailOn::warning) == 1);
+  CHECK(exit_code_for(all, FailOn::never) == 0);
+  CheckSelection only;
+  only.only = {"gpu.none", "perm.kfd"};
+  CHECK(run_report(host, knowledge(), only).checks.size() == 2);
+  CheckSelection skip;
+  skip.skip = {"pcie.link-degraded"};
+  const Report skipped = run_report(host, knowledge(), skip);
+  CHECK(exit_code_for(skipped, FailOn::warning) == 0);
+}

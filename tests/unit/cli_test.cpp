@@ -1,0 +1,87 @@
+#include <catch2/catch.hpp>
+#include <sstream>
+
+#include "src/cli.h"
+#include "tests/unit/test_support.h"
+
+using namespace rocdoc;
+
+namespace {
+
+struct Run {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+Run cli(std::vector<std::string> args) {
+  args.insert(args.begin(), "rocdoc");
+  std::vector<const char*> argv;
+  for (const auto& arg : args) {
+    argv.push_back(arg.c_str());
+  }
+  std::ostringstream out, err;
+  const int code = run_cli(static_cast<int>(argv.size()), argv.data(), out, err, OutputIsTerminal::no);
+  return {code, out.str(), err.str()};
+}
+
+const std::string k_fixture = std::string(ROCDOC_FIXTURES_DIR) + "/rx7900xtx-healthy";
+
+}  // namespace
+
+TEST_CASE("an unknown check id is exit 2 with a did-you-mean", "[cli]") {
+  const Run run = cli({"check", "--root", k_fixture, "--only", "perm.kdf"});
+  CHECK(run.code == 2);
+  CHECK(run.err == "rocdoc: --only: unknown check id 'perm.kdf'; did you mean perm.kfd?\n");
+  CHECK(cli({"check", "--root", k_fixture, "--skip", "zzz.qqqqqqq"}).err.find("rocdoc list-checks") !=
+        std::string::npos);
+}
+
+TEST_CASE("bad arguments are exit 2", "[cli]") {
+  CHECK(cli({"check", "--fail-on", "sometimes"}).code == 2);
+  CHECK(cli({"check", "--bogus"}).code == 2);
+  CHECK(cli({}).code == 2);
+  CHECK(cli({"check", "--root", "/nonexistent/snapshot"}).code == 2);
+}
+
+TEST_CASE("a bad snapshot manifest is exit 2 naming the file", "[cli]") {
+  test::TempSnapshot snap;
+  snap.manifest(R"({"format": "something-else"})");
+  const Run run = cli({"check", "--root", snap.dir()});
+  CHECK(run.code == 2);
+  CHECK(run.err.find(snap.dir() + "/rocdoc-snapshot.json: \"format\" is \"something-else\"") != std::string::npos);
+}
+
+TEST_CASE("invalid --rules are exit 2 with file:line:column", "[cli]") {
+  test::TempSnapshot rules;  // reuse the temp dir helper: rules go in its root/
+  rules.file("/pci_ids.yaml", "devices:\n  - id: \"73df\"\n    name: x\n    gfx: gfx4242\n    source: s\n");
+  const Run run = cli({"check", "--root", k_fixture, "--rules", rules.root()});
+  CHECK(run.code == 2);
+  CHECK(run.err.find(rules.root() + "/pci_ids.yaml:4:10: unknown gfx target gfx4242") != std::string::npos);
+}
+
+TEST_CASE("list-checks, --version and --help exit 0", "[cli]") {
+  const Run list = cli({"list-checks"});
+  CHECK(list.code == 0);
+  CHECK(list.out.find("perm.relogin") != std::string::npos);
+  CHECK(cli({"--version"}).out == std::string("rocdoc ") + ROCDOC_VERSION + "\n");
+  const Run help = cli({"check", "--help"});
+  CHECK(help.code == 0);
+  CHECK(help.out.find("--fail-on") != std::string::npos);
+  CHECK(help.out.find("Exit codes") != std::string::npos);
+}
+
+TEST_CASE("no colour when not a terminal or with --no-color", "[cli]") {
+  CHECK(cli({"check", "--root", k_fixture}).out.find('\033') == std::string::npos);
+  CHECK(cli({"check", "--root", k_fixture, "--no-color"}).out.find('\033') == std::string::npos);
+  const Run healthy = cli({"check", "--root", k_fixture});
+  CHECK(healthy.code == 0);
+  CHECK(healthy.out.find("No issues found") != std::string::npos);
+}
+
+TEST_CASE("verbose output shows skipped checks with their reasons", "[cli]") {
+  const Run quiet = cli({"check", "--root", std::string(ROCDOC_FIXTURES_DIR) + "/wsl2"});
+  const Run verbose = cli({"check", "--root", std::string(ROCDOC_FIXTURES_DIR) + "/wsl2", "-v"});
+  CHECK(quiet.out.find("perm.kfd") == std::string::npos);
+  CHECK(verbose.out.find("- perm.kfd  WSL") != std::string::npos);
+}

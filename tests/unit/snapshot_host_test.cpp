@@ -1,0 +1,73 @@
+#include <catch2/catch.hpp>
+
+#include "src/snapshot_host.h"
+#include "tests/unit/test_support.h"
+
+using namespace rocdoc;
+using Catch::Matchers::Contains;
+
+TEST_CASE("a missing manifest names the file", "[host][snapshot]") {
+  test::TempSnapshot snap;
+  CHECK_THROWS_WITH(SnapshotHost(snap.dir()),
+                    Contains("rocdoc-snapshot.json: cannot read the snapshot manifest"));
+}
+
+TEST_CASE("a manifest that is not JSON is refused with its position", "[host][snapshot]") {
+  test::TempSnapshot snap;
+  snap.manifest("{\"format\": ");
+  CHECK_THROWS_WITH(SnapshotHost(snap.dir()), Contains("rocdoc-snapshot.json: not valid JSON"));
+}
+
+TEST_CASE("a wrong or missing format is refused", "[host][snapshot]") {
+  test::TempSnapshot snap;
+  snap.manifest(R"({"format": "rocdoc-snapshot/2"})");
+  CHECK_THROWS_WITH(SnapshotHost(snap.dir()),
+                    Contains("\"format\" is \"rocdoc-snapshot/2\", expected \"rocdoc-snapshot/1\""));
+  snap.manifest(R"({"note": "x"})");
+  CHECK_THROWS_WITH(SnapshotHost(snap.dir()), Contains("no \"format\" key"));
+}
+
+TEST_CASE("manifest fields of the wrong type name the key", "[host][snapshot]") {
+  test::TempSnapshot snap;
+  snap.manifest(R"({"format": "rocdoc-snapshot/1", "nodes": {"/dev/kfd": {"type": "char", "mode": "9999"}}})");
+  CHECK_THROWS_WITH(SnapshotHost(snap.dir()), Contains("nodes[\"/dev/kfd\"].\"mode\""));
+  snap.manifest(R"({"format": "rocdoc-snapshot/1", "identity": {"uid": "1000"}})");
+  CHECK_THROWS_WITH(SnapshotHost(snap.dir()), Contains("identity.\"uid\" has the wrong type"));
+}
+
+TEST_CASE("nodes, links and files form one tree", "[host][snapshot]") {
+  test::TempSnapshot snap;
+  snap.manifest(R"({
+    "format": "rocdoc-snapshot/1",
+    "identity": {"user": "alice", "uid": 1000, "gid": 1000, "groups": [{"name": "video", "gid": 44}]},
+    "env": {"HSA_OVERRIDE_GFX_VERSION": "10.3.0", "AWS_SECRET_ACCESS_KEY": "leak"},
+    "nodes": {"/dev/kfd": {"type": "char", "mode": "0660", "uid": 0, "gid": 110, "major": 235,
+                           "minor": 0, "access": "none", "errno": "EACCES"},
+              "/dev/dri/renderD128": {"type": "char", "mode": "0660", "gid": 110, "access": "rw"}},
+    "links": {"/sys/bus/pci/devices/0000:03:00.0/driver": "../../../../bus/pci/drivers/amdgpu"},
+    "pci_paths": {"0000:03:00.0": "/sys/devices/pci0000:00/0000:00:01.1/0000:03:00.0"}
+  })");
+  snap.file("/sys/bus/pci/devices/0000:03:00.0/vendor", "0x1002\n");
+  snap.file("/dev/dri/card0", "");
+  const SnapshotHost host(snap.dir());
+  CHECK(host.identity().user == "alice");
+  CHECK(host.env("HSA_OVERRIDE_GFX_VERSION") == "10.3.0");
+  CHECK_FALSE(host.env("AWS_SECRET_ACCESS_KEY").has_value());
+  CHECK(host.environment().size() == 1);
+  const auto kfd = host.stat("/dev/kfd");
+  REQUIRE(kfd);
+  CHECK(kfd->type == FileType::char_device);
+  CHECK(kfd->mode == 0660);
+  CHECK(kfd->gid == 110);
+  CHECK(host.open_device("/dev/kfd").error == "EACCES");
+  CHECK(host.open_device("/dev/dri/renderD128").access == OpenAccess::read_write);
+  CHECK(host.open_device("/dev/nope").error == "ENOENT");
+  CHECK(host.list_dir("/dev/dri") == std::vector<std::string>{"card0", "renderD128"});
+  CHECK(host.list_dir("/dev") == std::vector<std::string>{"dri", "kfd"});
+  CHECK(host.read_link("/sys/bus/pci/devices/0000:03:00.0/driver") ==
+        "../../../../bus/pci/drivers/amdgpu");
+  CHECK(host.read_link("/sys/bus/pci/devices/0000:03:00.0") ==
+        "/sys/devices/pci0000:00/0000:00:01.1/0000:03:00.0");
+  CHECK(host.read_file("/sys/bus/pci/devices/0000:03:00.0/vendor", 64) == "0x1002\n");
+  CHECK_FALSE(host.read_file("/dev/kfd", 64).has_value());
+}

@@ -1,0 +1,35 @@
+#include <catch2/catch.hpp>
+
+#include "src/util/shell.h"
+#include "src/util/strings.h"
+
+using namespace rocdoc::util;
+
+TEST_CASE("trim and split handle edges", "[util]") {
+  CHECK(trim("  a b \n") == "a b");
+  CHECK(trim("") == "");
+  CHECK(split("a,,b", ',') == std::vector<std::string_view>{"a", "", "b"});
+  CHECK(split_whitespace(" a \t b  ") == std::vector<std::string_view>{"a", "b"});
+  CHECK(lines("x\r\ny\n") == std::vector<std::string_view>{"x", "y"});
+}
+
+TEST_CASE("parse_unsigned takes decimal and 0x hex, rejects junk", "[util]") {
+  CHECK(parse_unsigned("42\n") == 42u);
+  CHECK(parse_unsigned("0x1002", 0) == 0x1002u);
+  CHECK(parse_unsigned("744c", 16) == 0x744cu);
+  CHECK_FALSE(parse_unsigned("12a").has_value());
+  CHECK_FALSE(parse_unsigned("").has_value());
+  CHECK(parse_signed("-1") == -1);
+}
+
+TEST_CASE("shell_quote makes any user name safe to paste", "[util]") {
+  CHECK(shell_quote("alice") == "'alice'");
+  CHECK(shell_quote("o'brien") == "'o'\\''brien'");
+  CHECK(shell_quote("a b;rm -rf /") == "'a b;rm -rf /'");
+}
+
+TEST_CASE("edit_distance counts single edits", "[util]") {
+  CHECK(edit_distance("perm.kdf", "perm.kfd") == 2);
+  CHECK(edit_distance("gpu.non", "gpu.none") == 1);
+  CHECK(edit_distance("", "abc") == 3);
+}
