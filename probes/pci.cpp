@@ -99,10 +99,16 @@ std::string fallback_vendor_name(std::uint16_t vendor) {
 }
 
 void name_devices(const ProbeContext& context, PciFacts& facts) {
+  // Loading pci.ids through libpci costs ~20 ms, twice a whole check: do it only for GPUs
+  // that rules/ cannot name (other vendors, AMD ids missing from the table).
+  const auto known_to_rules = [&](const PciDevice& device) {
+    return device.vendor == k_amd && context.knowledge.amd_pci_id(device.device) != nullptr;
+  };
   bool wants_names = false;
   for (const auto& device : facts.devices) {
-    wants_names = wants_names || device.gpu.has_value();
+    wants_names = wants_names || (device.gpu.has_value() && !known_to_rules(device));
   }
+  facts.names_from = "rules only";
   std::optional<PciNameSource> names;
   if (wants_names) {
     names.emplace(context.host.local_path("/sys/bus/pci"));
@@ -115,7 +121,7 @@ void name_devices(const ProbeContext& context, PciFacts& facts) {
     if (!device.gpu) {
       continue;  // only GPU names appear in the report; skip pci.ids for the rest
     }
-    if (names && names->available()) {
+    if (names && names->available() && !known_to_rules(device)) {
       if (auto found = names->lookup(device.vendor, device.device)) {
         device.vendor_name = std::move(found->vendor);
         device.device_name = std::move(found->device);

@@ -6,7 +6,6 @@
 #include <set>
 
 #include "rocdoc/gfx_target.h"
-#include "src/live_host.h"
 #include "src/util/strings.h"
 
 namespace rocdoc {
@@ -155,7 +154,9 @@ void load_pci_ids(const RuleText& file, Knowledge& knowledge) {
   }
 }
 
-const RuleText* find_file(const std::vector<RuleText>& files, std::string_view base) {
+}  // namespace
+
+const RuleText* find_rule_file(const std::vector<RuleText>& files, std::string_view base) {
   for (const auto& file : files) {
     const std::string_view name = file.name;
     const auto slash = name.rfind('/');
@@ -166,7 +167,6 @@ const RuleText* find_file(const std::vector<RuleText>& files, std::string_view b
   return nullptr;
 }
 
-}  // namespace
 
 RulesError::RulesError(std::string file, int line, int column, const std::string& what)
     : std::runtime_error(file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " +
@@ -193,8 +193,8 @@ Knowledge load_knowledge(const std::vector<RuleText>& files, std::string origin)
   for (const auto& file : files) {
     parse(file);  // every file must at least be valid YAML
   }
-  const RuleText* targets = find_file(files, "gfx_targets.yaml");
-  const RuleText* pci_ids = find_file(files, "pci_ids.yaml");
+  const RuleText* targets = find_rule_file(files, "gfx_targets.yaml");
+  const RuleText* pci_ids = find_rule_file(files, "pci_ids.yaml");
   if (targets == nullptr || pci_ids == nullptr) {
     throw RulesError(knowledge.origin, 0, 0,
                      "the rules need gfx_targets.yaml and pci_ids.yaml");
@@ -202,38 +202,6 @@ Knowledge load_knowledge(const std::vector<RuleText>& files, std::string origin)
   load_gfx_targets(*targets, knowledge);
   load_pci_ids(*pci_ids, knowledge);
   return knowledge;
-}
-
-Knowledge load_embedded_knowledge() {
-  std::vector<RuleText> files;
-  for (const auto& file : embedded_rule_files()) {
-    files.push_back({"rules/" + std::string(file.name), std::string(file.content)});
-  }
-  return load_knowledge(files, "embedded");
-}
-
-Knowledge load_knowledge_dir(const std::string& dir) {
-  const auto names = list_local_dir(dir);
-  if (!names) {
-    throw RulesError(dir, 0, 0, "cannot read the rules directory");
-  }
-  std::vector<RuleText> files;
-  for (const auto& name : *names) {
-    if (name.size() > 5 && name.substr(name.size() - 5) == ".yaml") {
-      const std::string path = dir + "/" + name;
-      auto content = read_local_file(path, 16u << 20);
-      if (!content) {
-        throw RulesError(path, 0, 0, "cannot read the file");
-      }
-      files.push_back({path, std::move(*content)});
-    }
-  }
-  for (const auto& embedded : embedded_rule_files()) {
-    if (find_file(files, embedded.name) == nullptr) {
-      files.push_back({"rules/" + std::string(embedded.name), std::string(embedded.content)});
-    }
-  }
-  return load_knowledge(files, dir);
 }
 
 }  // namespace rocdoc
