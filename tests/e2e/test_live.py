@@ -28,4 +28,10 @@ results.check(found == expected, f"PCI functions match lspci -n: rocdoc {sorted(
 for probe in document["probes"]:
     results.check(probe["ok"], f"probe {probe['name']} ran without error ({probe['error']})")
 
+# The default check starts no subprocess (so no Python): one execve, no fork or clone.
+trace = subprocess.run(["strace", "-f", "-e", "trace=execve,fork,vfork,clone,clone3", binary, "check"],
+                       capture_output=True, text=True)
+calls = [line for line in trace.stderr.splitlines() if "(" in line and not line.startswith("+++")]
+results.check(len(calls) == 1 and calls[0].startswith("execve("), f"check runs no subprocess: {calls}")
+
 results.finish()
