@@ -84,7 +84,7 @@ std::optional<PciDevice> read_device(const Host& host, const std::string& bdf) {
   return result;
 }
 
-/// Vendors of emulated display devices that pci.ids may not name.
+/// Vendor names for when pci.ids (libpci) is not there or does not know the vendor.
 std::string fallback_vendor_name(std::uint16_t vendor) {
   switch (vendor) {
     case 0x1234:
@@ -93,6 +93,10 @@ std::string fallback_vendor_name(std::uint16_t vendor) {
       return "Red Hat, Inc. (virtio)";
     case 0x1414:
       return "Microsoft Corporation (Hyper-V / WSL)";
+    case k_nvidia:
+      return "NVIDIA Corporation";
+    case k_intel:
+      return "Intel Corporation";
     default:
       return "";
   }

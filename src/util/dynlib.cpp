@@ -13,7 +13,9 @@ DynLib::DynLib(std::initializer_list<const char*> sonames) {
       return;
     }
     const char* message = dlerror();
-    m_error = message != nullptr ? message : soname;
+    if (m_error.empty()) {  // the first candidate is the one that matters to the user
+      m_error = message != nullptr ? message : soname;
+    }
   }
 }
 
