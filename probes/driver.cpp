@@ -46,7 +46,8 @@ void parse_cmdline_for_driver(std::string_view cmdline, DriverFacts& facts) {
     if (word == "nomodeset") {
       facts.cmdline_nomodeset = true;
     } else if (word.substr(0, 18) == "modprobe.blacklist" && word.size() > 19 && word[18] == '=') {
-      facts.cmdline_blacklists_amdgpu = facts.cmdline_blacklists_amdgpu || names_amdgpu(word.substr(19));
+      facts.cmdline_blacklists_amdgpu =
+          facts.cmdline_blacklists_amdgpu || names_amdgpu(word.substr(19));
     } else if (word.substr(0, 7) == "amdgpu.") {
       facts.cmdline_amdgpu_params.emplace_back(word);
     }

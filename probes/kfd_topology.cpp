@@ -1,7 +1,7 @@
 #include "probes/kfd_topology.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "rocdoc/gfx_target.h"
 #include "src/util/strings.h"
@@ -65,7 +65,8 @@ std::string bdf_from_location(std::uint32_t domain, std::uint32_t location_id) {
                      (location_id >> 3) & 0x1f, location_id & 0x7);
 }
 
-KfdNode kfd_node_from_properties(int index, const std::map<std::string, std::uint64_t>& properties) {
+KfdNode kfd_node_from_properties(int index,
+                                 const std::map<std::string, std::uint64_t>& properties) {
   KfdNode node;
   node.index = index;
   node.simd_count = static_cast<std::uint32_t>(value_or_zero(properties, "simd_count"));
@@ -79,8 +80,9 @@ KfdNode kfd_node_from_properties(int index, const std::map<std::string, std::uin
       node.drm_render_minor = static_cast<int>(value_or_zero(properties, "drm_render_minor"));
     }
     if (properties.count("location_id") != 0) {
-      node.bdf = bdf_from_location(static_cast<std::uint32_t>(value_or_zero(properties, "domain")),
-                                   static_cast<std::uint32_t>(value_or_zero(properties, "location_id")));
+      node.bdf =
+          bdf_from_location(static_cast<std::uint32_t>(value_or_zero(properties, "domain")),
+                            static_cast<std::uint32_t>(value_or_zero(properties, "location_id")));
     }
   }
   return node;
@@ -101,7 +103,8 @@ KfdFacts probe_kfd_topology(const ProbeContext& context) {
     if (!index || !content) {
       continue;
     }
-    KfdNode node = kfd_node_from_properties(static_cast<int>(*index), parse_kfd_properties(*content));
+    KfdNode node =
+        kfd_node_from_properties(static_cast<int>(*index), parse_kfd_properties(*content));
     if (const auto node_name = host.read_file(dir + "/name", 256)) {
       node.name = std::string(util::trim(*node_name));
     }

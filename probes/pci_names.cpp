@@ -117,12 +117,12 @@ std::optional<PciNames> PciNameSource::lookup(std::uint16_t vendor, std::uint16_
     impl.problem = "libpci: " + t_last_error;
     return std::nullopt;
   }
-  found_vendor = impl.lookup_name(impl.access, vendor_name.data(),
-                                  static_cast<int>(vendor_name.size()),
-                                  PCI_LOOKUP_VENDOR | PCI_LOOKUP_NO_NUMBERS, vendor);
-  found_device = impl.lookup_name(impl.access, device_name.data(),
-                                  static_cast<int>(device_name.size()),
-                                  PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_NUMBERS, vendor, device);
+  found_vendor =
+      impl.lookup_name(impl.access, vendor_name.data(), static_cast<int>(vendor_name.size()),
+                       PCI_LOOKUP_VENDOR | PCI_LOOKUP_NO_NUMBERS, vendor);
+  found_device =
+      impl.lookup_name(impl.access, device_name.data(), static_cast<int>(device_name.size()),
+                       PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_NUMBERS, vendor, device);
   t_on_error = nullptr;
   return PciNames{found_vendor != nullptr ? found_vendor : "",
                   found_device != nullptr ? found_device : ""};

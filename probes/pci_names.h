@@ -14,7 +14,7 @@ struct PciNames {
 };
 
 class PciNameSource {
-public:
+ public:
   /// Loads libpci.so.3; `sysfs_path` is the directory libpci's sysfs.path should name.
   explicit PciNameSource(const std::optional<std::string>& sysfs_path);
   ~PciNameSource();
@@ -27,7 +27,7 @@ public:
   /// Names from pci.ids; a part is empty when pci.ids does not know it.
   std::optional<PciNames> lookup(std::uint16_t vendor, std::uint16_t device);
 
-private:
+ private:
   struct Impl;
   std::unique_ptr<Impl> m_impl;
 };

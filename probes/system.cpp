@@ -103,10 +103,20 @@ std::optional<std::uint64_t> tmpfs_size_from_mounts(std::string_view mounts,
       std::uint64_t unit = 1;
       if (!number.empty()) {
         switch (number.back()) {
-          case 'k': case 'K': unit = 1ull << 10; break;
-          case 'm': case 'M': unit = 1ull << 20; break;
-          case 'g': case 'G': unit = 1ull << 30; break;
-          default: break;
+          case 'k':
+          case 'K':
+            unit = 1ull << 10;
+            break;
+          case 'm':
+          case 'M':
+            unit = 1ull << 20;
+            break;
+          case 'g':
+          case 'G':
+            unit = 1ull << 30;
+            break;
+          default:
+            break;
         }
         if (unit != 1) {
           number.remove_suffix(1);
@@ -125,7 +135,8 @@ WslKind wsl_from_kernel_release(std::string_view release) {
   if (lower.find("microsoft") == std::string::npos) {
     return WslKind::none;
   }
-  if (lower.find("wsl2") != std::string::npos || lower.find("microsoft-standard") != std::string::npos) {
+  if (lower.find("wsl2") != std::string::npos ||
+      lower.find("microsoft-standard") != std::string::npos) {
     return WslKind::wsl2;
   }
   return WslKind::wsl1;

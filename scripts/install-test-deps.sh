@@ -3,11 +3,11 @@
 # dependencies: lspci (the live test compares against it), strace (the live test proves
 # `check` starts no subprocess), Python's jsonschema (report schema validation) and Debian's
 # python3-torch (bench/ times its collect_env; a real torch install for the Python probes).
-# Test-only: never needed to build or run rocdoc.
+# clang-format checks the code style. Test-only: never needed to build or run rocdoc.
 set -eu
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
-  pciutils strace python3 python3-jsonschema python3-torch
+  pciutils strace clang-format python3 python3-jsonschema python3-torch

@@ -1,7 +1,7 @@
 // Runs every probe, then every selected check, into a Report.
+#include <fmt/format.h>
 #include <chrono>
 #include <exception>
-#include <fmt/format.h>
 
 #include "rocdoc/probes.h"
 #include "rocdoc/report.h"
@@ -104,11 +104,11 @@ Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelec
   report.host_origin = host.origin();
   const ProbeContext probe_context{host, knowledge};
   report.probes = run_probes(probe_context, report.facts);
-  const CheckContext context{report.facts, knowledge,
-                             build_gpu_inventory(report.facts, knowledge)};
+  const CheckContext context{report.facts, knowledge, build_gpu_inventory(report.facts, knowledge)};
   for (const auto& check : check_table()) {
     const std::string id(check.id);
-    if ((!selection.only.empty() && selection.only.count(id) == 0) || selection.skip.count(id) != 0) {
+    if ((!selection.only.empty() && selection.only.count(id) == 0) ||
+        selection.skip.count(id) != 0) {
       continue;
     }
     report.checks.push_back({&check, run_check(check, context, report)});

@@ -1,8 +1,8 @@
 #include "src/cli.h"
 
+#include <fmt/format.h>
 #include <CLI/CLI.hpp>
 #include <cstdlib>
-#include <fmt/format.h>
 #include <memory>
 
 #include "rocdoc/env_allowlist.h"
@@ -140,9 +140,10 @@ int run_list_checks(std::ostream& out) {
 
 int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
             OutputIsTerminal terminal) {
-  CLI::App app{"rocdoc: the ROCm environment doctor. Says why PyTorch cannot use your AMD GPU "
-               "and what to type to fix it. It only reads; fixes are printed, never run.",
-               "rocdoc"};
+  CLI::App app{
+      "rocdoc: the ROCm environment doctor. Says why PyTorch cannot use your AMD GPU "
+      "and what to type to fix it. It only reads; fixes are printed, never run.",
+      "rocdoc"};
   app.set_version_flag("--version", std::string("rocdoc ") + ROCDOC_VERSION);
   app.footer(std::string(k_exit_codes));
   app.require_subcommand(1);
@@ -154,7 +155,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   check->add_option("--rules", options.rules, "Use the rules in DIR instead of the embedded ones")
       ->check(CLI::ExistingDirectory);
   check->add_flag("--json", options.json, "Print the report as JSON (schema rocdoc-report/1)");
-  check->add_flag("-v,--verbose", options.verbose, "Also show skipped checks and the facts behind passing ones");
+  check->add_flag("-v,--verbose", options.verbose,
+                  "Also show skipped checks and the facts behind passing ones");
   check->add_flag("--no-color", options.no_color, "Never colour the output (NO_COLOR works too)");
   check->add_option("--fail-on", options.fail_on, "Lowest severity that makes the exit code 1")
       ->check(CLI::IsMember({"error", "warning", "never"}));

@@ -20,9 +20,8 @@ const GroupEntry* AccessFacts::group_by_gid(std::uint32_t gid) const {
 }
 
 bool AccessFacts::process_has_gid(std::uint32_t gid) const {
-  return identity.gid == gid ||
-         std::any_of(identity.groups.begin(), identity.groups.end(),
-                     [&](const Group& g) { return g.gid == gid; });
+  return identity.gid == gid || std::any_of(identity.groups.begin(), identity.groups.end(),
+                                            [&](const Group& g) { return g.gid == gid; });
 }
 
 bool AccessFacts::group_file_lists_user(std::uint32_t gid) const {

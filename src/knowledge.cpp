@@ -15,7 +15,7 @@ namespace {
 /// Reads typed values out of one rules file, turning every problem into a RulesError
 /// that points at the offending node.
 class RuleReader {
-public:
+ public:
   explicit RuleReader(std::string file) : m_file(std::move(file)) {}
 
   [[noreturn]] void fail(const YAML::Node& node, const std::string& what) const {
@@ -76,7 +76,7 @@ public:
 
   const std::string& file() const { return m_file; }
 
-private:
+ private:
   std::string m_file;
 };
 
@@ -137,7 +137,8 @@ void load_pci_ids(const RuleText& file, Knowledge& knowledge) {
     const std::string id = reader.text(entry, "id");
     const auto device = util::parse_unsigned(id, 16);
     if (id.size() != 4 || !device) {
-      reader.fail(entry["id"], "\"id\" must be four hex digits such as \"74a1\", not \"" + id + "\"");
+      reader.fail(entry["id"],
+                  "\"id\" must be four hex digits such as \"74a1\", not \"" + id + "\"");
     }
     PciIdEntry pci;
     pci.device = static_cast<std::uint16_t>(*device);
@@ -167,7 +168,6 @@ const RuleText* find_rule_file(const std::vector<RuleText>& files, std::string_v
   return nullptr;
 }
 
-
 RulesError::RulesError(std::string file, int line, int column, const std::string& what)
     : std::runtime_error(file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " +
                          what),
@@ -196,8 +196,7 @@ Knowledge load_knowledge(const std::vector<RuleText>& files, std::string origin)
   const RuleText* targets = find_rule_file(files, "gfx_targets.yaml");
   const RuleText* pci_ids = find_rule_file(files, "pci_ids.yaml");
   if (targets == nullptr || pci_ids == nullptr) {
-    throw RulesError(knowledge.origin, 0, 0,
-                     "the rules need gfx_targets.yaml and pci_ids.yaml");
+    throw RulesError(knowledge.origin, 0, 0, "the rules need gfx_targets.yaml and pci_ids.yaml");
   }
   load_gfx_targets(*targets, knowledge);
   load_pci_ids(*pci_ids, knowledge);

@@ -52,15 +52,15 @@ Knowledge knowledge_from_json(std::string_view text, std::string origin) {
   Knowledge knowledge;
   knowledge.origin = std::move(origin);
   for (const auto& t : document.at("targets")) {
-    knowledge.targets.push_back({t.at("name").get<std::string>(), t.at("kfd").get<std::uint32_t>(),
-                                 t.at("family").get<std::string>(),
-                                 kind_from(t.at("kind").get<std::string>()),
-                                 t.at("products").get<std::vector<std::string>>(),
-                                 t.at("source").get<std::string>()});
+    knowledge.targets.push_back(
+        {t.at("name").get<std::string>(), t.at("kfd").get<std::uint32_t>(),
+         t.at("family").get<std::string>(), kind_from(t.at("kind").get<std::string>()),
+         t.at("products").get<std::vector<std::string>>(), t.at("source").get<std::string>()});
   }
   for (const auto& p : document.at("pci_ids")) {
-    knowledge.pci_ids.push_back({p.at("device").get<std::uint16_t>(), p.at("name").get<std::string>(),
-                                 p.at("gfx").get<std::string>(), p.at("source").get<std::string>()});
+    knowledge.pci_ids.push_back({p.at("device").get<std::uint16_t>(),
+                                 p.at("name").get<std::string>(), p.at("gfx").get<std::string>(),
+                                 p.at("source").get<std::string>()});
   }
   return knowledge;
 }

@@ -86,7 +86,8 @@ std::optional<std::string> read_local_file(const std::string& path, std::size_t 
   std::array<char, 8192> buffer{};
   bool ok = true;
   while (content.size() < max_bytes) {
-    const ssize_t n = ::read(fd, buffer.data(), std::min(buffer.size(), max_bytes - content.size()));
+    const ssize_t n =
+        ::read(fd, buffer.data(), std::min(buffer.size(), max_bytes - content.size()));
     if (n < 0) {
       if (errno == EINTR) {
         continue;

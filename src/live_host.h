@@ -8,7 +8,7 @@
 namespace rocdoc {
 
 class LiveHost final : public Host {
-public:
+ public:
   HostKind kind() const override { return HostKind::live; }
   std::string origin() const override { return "/"; }
   std::optional<std::string> read_file(std::string_view path, std::size_t max_bytes) const override;

@@ -43,8 +43,8 @@ std::string plural(int count, std::string_view word) {
 }
 
 void render_header(const Report& report, std::ostream& out, const Style& style) {
-  std::string where = report.host_kind == HostKind::live ? "this machine"
-                                                         : "snapshot " + report.host_origin;
+  std::string where =
+      report.host_kind == HostKind::live ? "this machine" : "snapshot " + report.host_origin;
   if (report.facts.system) {
     const auto& os = report.facts.system->os_release;
     const auto name = os.find("PRETTY_NAME");
@@ -122,8 +122,9 @@ void render_human(const Report& report, std::ostream& out, Color color, Verbosit
   for (std::size_t i = 1; i < parts.size(); ++i) {
     line += ", " + parts[i];
   }
-  line += fmt::format(" ({} passed, {} skipped{})", summary.passed, summary.skipped,
-                      summary.skipped > 0 && verbosity != Verbosity::verbose ? "; -v shows why" : "");
+  line +=
+      fmt::format(" ({} passed, {} skipped{})", summary.passed, summary.skipped,
+                  summary.skipped > 0 && verbosity != Verbosity::verbose ? "; -v shows why" : "");
   out << line << "\n";
 }
 

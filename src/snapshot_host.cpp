@@ -68,7 +68,8 @@ FileType node_type(const std::string& type, const std::string& file, const std::
   bad(file, where + "\"type\" must be char, block, dir or file, not \"" + type + "\"");
 }
 
-OpenAccess node_access(const std::string& access, const std::string& file, const std::string& where) {
+OpenAccess node_access(const std::string& access, const std::string& file,
+                       const std::string& where) {
   if (access == "rw") {
     return OpenAccess::read_write;
   }
@@ -184,8 +185,7 @@ SnapshotManifest parse_snapshot_manifest(std::string_view text, const std::strin
   }
   if (const json* nodes = member(root, "nodes", json::value_t::object, file, "")) {
     for (const auto& [path, node] : nodes->items()) {
-      manifest.nodes[normalize_absolute(path)] =
-          parse_node(node, file, "nodes[\"" + path + "\"].");
+      manifest.nodes[normalize_absolute(path)] = parse_node(node, file, "nodes[\"" + path + "\"].");
     }
   }
   for (auto& [path, target] : string_map(root, "links", file)) {
@@ -230,8 +230,8 @@ SnapshotHost::SnapshotHost(std::string dir) : m_dir(std::move(dir)) {
   const std::string manifest_path = m_dir + "/" + std::string(k_manifest_name);
   const auto text = read_local_file(manifest_path, 64u << 20);
   if (!text) {
-    throw SnapshotError(manifest_path + ": cannot read the snapshot manifest: " +
-                        std::strerror(errno));
+    throw SnapshotError(manifest_path +
+                        ": cannot read the snapshot manifest: " + std::strerror(errno));
   }
   m_manifest = parse_snapshot_manifest(*text, manifest_path);
   m_root = m_dir + "/root";

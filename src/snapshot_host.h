@@ -12,7 +12,7 @@ namespace rocdoc {
 
 /// The snapshot cannot be read: the message names the file and the problem.
 class SnapshotError : public std::runtime_error {
-public:
+ public:
   using std::runtime_error::runtime_error;
 };
 
@@ -44,7 +44,7 @@ inline constexpr std::string_view k_snapshot_format = "rocdoc-snapshot/1";
 inline constexpr std::string_view k_manifest_name = "rocdoc-snapshot.json";
 
 class SnapshotHost final : public Host {
-public:
+ public:
   /// Opens DIR; throws SnapshotError when the manifest is missing or invalid.
   explicit SnapshotHost(std::string dir);
 
@@ -64,7 +64,7 @@ public:
   Uname uname() const override { return m_manifest.uname; }
   std::optional<std::string> local_path(std::string_view path) const override;
 
-private:
+ private:
   std::optional<std::string> link_target(const std::string& inside) const;
   std::optional<std::string> resolve(std::string_view path, FinalLink final_link) const;
 

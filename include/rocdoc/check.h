@@ -17,7 +17,8 @@ enum class Status { pass, warn, fail, skip };
 /// A command to run by hand; rocdoc never runs it.
 struct Fix {
   std::string description;
-  std::string command;  ///< exact and copy-pasteable; empty when the fix is an action, not a command
+  std::string
+      command;  ///< exact and copy-pasteable; empty when the fix is an action, not a command
   bool needs_root = false;
 };
 
@@ -31,10 +32,10 @@ struct CheckResult {
 
 /// An AMD GPU as the checks see it: PCI function, KFD node and knowledge joined by BDF.
 struct AmdGpu {
-  const PciDevice* pci = nullptr;       ///< null when only KFD knows it
-  const KfdNode* kfd = nullptr;         ///< null when KFD does not list it
-  const GfxTarget* target = nullptr;    ///< from KFD's gfx_target_version, else the PCI id table
-  std::string name;                     ///< product name for messages
+  const PciDevice* pci = nullptr;     ///< null when only KFD knows it
+  const KfdNode* kfd = nullptr;       ///< null when KFD does not list it
+  const GfxTarget* target = nullptr;  ///< from KFD's gfx_target_version, else the PCI id table
+  std::string name;                   ///< product name for messages
   std::string bdf;
 
   bool integrated() const;  ///< an APU's iGPU

@@ -37,15 +37,16 @@ struct PciDevice {
   std::vector<std::string> upstream;
   std::string vendor_name;  ///< may be empty when no name source knows it
   std::string device_name;
-  std::optional<GpuVendor> gpu;  ///< set for display (0x03) and processing-accelerator (0x12) functions
+  std::optional<GpuVendor>
+      gpu;  ///< set for display (0x03) and processing-accelerator (0x12) functions
 
   bool is_bridge() const { return (class_code >> 8) == 0x0604; }
   bool is_amd_gpu() const { return gpu == GpuVendor::amd; }
 };
 
 struct PciFacts {
-  std::vector<PciDevice> devices;  ///< sorted by BDF
-  std::string names_from;          ///< "libpci" or "rules only"
+  std::vector<PciDevice> devices;            ///< sorted by BDF
+  std::string names_from;                    ///< "libpci" or "rules only"
   std::optional<std::string> names_problem;  ///< why libpci names are missing
 
   const PciDevice* find(const std::string& bdf) const;
@@ -65,7 +66,7 @@ struct DriverFacts {
   std::optional<std::string> dkms_version;  ///< /sys/module/amdgpu/version (DKMS driver only)
   std::vector<ModprobeLine> blacklist;      ///< "blacklist amdgpu" / "install amdgpu /bin/false"
   bool cmdline_nomodeset = false;
-  bool cmdline_blacklists_amdgpu = false;   ///< modprobe.blacklist=...amdgpu...
+  bool cmdline_blacklists_amdgpu = false;          ///< modprobe.blacklist=...amdgpu...
   std::vector<std::string> cmdline_amdgpu_params;  ///< amdgpu.* on the kernel command line
   bool efi = false;
   std::optional<bool> secure_boot;
@@ -89,7 +90,7 @@ struct GroupEntry {
 struct AccessFacts {
   Identity identity;
   std::optional<DeviceNode> kfd;
-  std::vector<DeviceNode> render_nodes;  ///< /dev/dri/renderD*
+  std::vector<DeviceNode> render_nodes;              ///< /dev/dri/renderD*
   std::optional<std::vector<GroupEntry>> etc_group;  ///< nullopt when /etc/group is unreadable
 
   const GroupEntry* group_by_gid(std::uint32_t gid) const;

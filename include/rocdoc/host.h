@@ -55,7 +55,7 @@ enum class HostKind { live, snapshot };
 /// Every read of the inspected machine goes through a Host. Paths are absolute paths
 /// of that machine; a snapshot resolves them inside its root.
 class Host {
-public:
+ public:
   virtual ~Host() = default;
 
   virtual HostKind kind() const = 0;

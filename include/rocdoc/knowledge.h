@@ -14,9 +14,9 @@ namespace rocdoc {
 enum class GpuKind { radeon, instinct, apu };
 
 struct GfxTarget {
-  std::string name;          ///< "gfx1031"
-  std::uint32_t kfd = 0;     ///< 100301
-  std::string family;        ///< "RDNA2"
+  std::string name;       ///< "gfx1031"
+  std::uint32_t kfd = 0;  ///< 100301
+  std::string family;     ///< "RDNA2"
   GpuKind kind = GpuKind::radeon;
   std::vector<std::string> products;
   std::string source;
@@ -42,13 +42,13 @@ struct Knowledge {
 
 /// A rules file that cannot be used: where (file:line:column) and what.
 class RulesError : public std::runtime_error {
-public:
+ public:
   RulesError(std::string file, int line, int column, const std::string& what);
   const std::string& file() const { return m_file; }
   int line() const { return m_line; }
   int column() const { return m_column; }
 
-private:
+ private:
   std::string m_file;
   int m_line;
   int m_column;

@@ -50,11 +50,11 @@ CheckResult driver_amdgpu_missing(const CheckContext& context) {
   }
   const DriverFacts& driver = *context.facts.driver;
   if (driver.amdgpu_loaded && (!driver.initstate || *driver.initstate == "live")) {
-    return pass(driver.initstate ? "amdgpu is loaded (initstate live)"
-                                 : "amdgpu is built into the kernel",
-                driver.dkms_version
-                    ? std::vector<std::string>{"DKMS driver version " + *driver.dkms_version}
-                    : std::vector<std::string>{"in-kernel amdgpu (no /sys/module/amdgpu/version)"});
+    return pass(
+        driver.initstate ? "amdgpu is loaded (initstate live)" : "amdgpu is built into the kernel",
+        driver.dkms_version
+            ? std::vector<std::string>{"DKMS driver version " + *driver.dkms_version}
+            : std::vector<std::string>{"in-kernel amdgpu (no /sys/module/amdgpu/version)"});
   }
   std::vector<std::string> evidence;
   evidence.push_back(driver.amdgpu_loaded ? "/sys/module/amdgpu/initstate is " + *driver.initstate
@@ -70,33 +70,38 @@ CheckResult driver_amdgpu_missing(const CheckContext& context) {
   }
   std::vector<Fix> fix;
   if (in_container(context)) {
-    fix.push_back({"Inside a container the module belongs to the host: load it there", "sudo modprobe amdgpu", true});
-    return finding(Severity::error, "The amdgpu kernel module is not loaded on the host", evidence, fix);
+    fix.push_back({"Inside a container the module belongs to the host: load it there",
+                   "sudo modprobe amdgpu", true});
+    return finding(Severity::error, "The amdgpu kernel module is not loaded on the host", evidence,
+                   fix);
   }
   for (const auto& line : driver.blacklist) {
-    fix.push_back({fmt::format("Comment out \"{}\" ({}:{})", line.text, line.file, line.line),
-                   fmt::format("sudo sed -i '{}s/^/# /' {}", line.line, util::shell_quote(line.file)),
-                   true});
+    fix.push_back(
+        {fmt::format("Comment out \"{}\" ({}:{})", line.text, line.file, line.line),
+         fmt::format("sudo sed -i '{}s/^/# /' {}", line.line, util::shell_quote(line.file)), true});
   }
   if (!driver.blacklist.empty()) {
     fix.push_back({"Rebuild the initramfs so the blacklist is gone at boot too",
                    update_initramfs_command(context.facts), true});
   }
   if (driver.cmdline_nomodeset || driver.cmdline_blacklists_amdgpu) {
-    fix.push_back({"Remove nomodeset / modprobe.blacklist=amdgpu from GRUB_CMDLINE_LINUX_DEFAULT, "
-                   "update the boot loader and reboot",
-                   "sudo sed -i -e 's/ *nomodeset//' -e 's/ *modprobe.blacklist=amdgpu//' "
-                   "/etc/default/grub && " + update_grub_command(context.facts),
-                   true});
+    fix.push_back(
+        {"Remove nomodeset / modprobe.blacklist=amdgpu from GRUB_CMDLINE_LINUX_DEFAULT, "
+         "update the boot loader and reboot",
+         "sudo sed -i -e 's/ *nomodeset//' -e 's/ *modprobe.blacklist=amdgpu//' "
+         "/etc/default/grub && " +
+             update_grub_command(context.facts),
+         true});
   }
   fix.push_back({"Load the driver", "sudo modprobe amdgpu", true});
   fix.push_back({"If modprobe fails, install the driver with AMD's installer",
                  "sudo amdgpu-install --usecase=rocm", true});
   if (driver.secure_boot == true) {
     evidence.push_back("Secure Boot is enabled");
-    fix.push_back({"Secure Boot is on: an unsigned amdgpu-dkms module is refused. Enroll the "
-                   "DKMS signing key (then reboot and confirm in the MOK manager)",
-                   "sudo mokutil --import /var/lib/dkms/mok.pub", true});
+    fix.push_back(
+        {"Secure Boot is on: an unsigned amdgpu-dkms module is refused. Enroll the "
+         "DKMS signing key (then reboot and confirm in the MOK manager)",
+         "sudo mokutil --import /var/lib/dkms/mok.pub", true});
   }
   return finding(Severity::error, "The amdgpu kernel module is not loaded: no AMD GPU can be used",
                  evidence, fix);
@@ -121,14 +126,15 @@ CheckResult driver_kfd_missing(const CheckContext& context) {
                    {{"Start the container with the KFD and DRI devices (add to docker/podman run)",
                      "--device=/dev/kfd --device=/dev/dri", false}});
   }
-  return finding(Severity::error,
-                 "amdgpu is loaded but /dev/kfd does not exist: the kernel was built without "
-                 "HSA_AMD (KFD), or KFD rejected every GPU",
-                 {"amdgpu loaded", "no /dev/kfd"},
-                 {{"Look for KFD's reasons in the kernel log", "sudo dmesg | grep -iE 'kfd|amdgpu'", true},
-                  {"Use a kernel with CONFIG_HSA_AMD=y (every Ubuntu/RHEL kernel has it), or AMD's "
-                   "amdgpu-dkms driver",
-                   "sudo amdgpu-install --usecase=rocm", true}});
+  return finding(
+      Severity::error,
+      "amdgpu is loaded but /dev/kfd does not exist: the kernel was built without "
+      "HSA_AMD (KFD), or KFD rejected every GPU",
+      {"amdgpu loaded", "no /dev/kfd"},
+      {{"Look for KFD's reasons in the kernel log", "sudo dmesg | grep -iE 'kfd|amdgpu'", true},
+       {"Use a kernel with CONFIG_HSA_AMD=y (every Ubuntu/RHEL kernel has it), or AMD's "
+        "amdgpu-dkms driver",
+        "sudo amdgpu-install --usecase=rocm", true}});
 }
 
 CheckResult driver_kfd_unusable(const CheckContext& context) {
@@ -153,16 +159,18 @@ CheckResult driver_kfd_unusable(const CheckContext& context) {
     fix.push_back({"Allow the device in the container's device cgroup (add to docker run)",
                    "--device=/dev/kfd --device=/dev/dri", false});
   } else if (error == "EINVAL") {
-    fix.push_back({"Look for a wedged GPU or a driver mismatch in the kernel log; a reboot resets the GPU",
-                   "sudo dmesg | grep -iE 'amdgpu|kfd'", true});
+    fix.push_back(
+        {"Look for a wedged GPU or a driver mismatch in the kernel log; a reboot resets the GPU",
+         "sudo dmesg | grep -iE 'amdgpu|kfd'", true});
   } else {
     fix.push_back({"Look for \"not supported in kfd\" or \"PCI rejects atomics\" in the kernel log",
                    "sudo dmesg | grep -iE 'kfd|atomic'", true});
   }
-  return finding(Severity::error,
-                 fmt::format("/dev/kfd exists and permissions allow it, yet open() fails with {}: {}",
-                             error, explain_kfd_errno(error)),
-                 evidence, fix);
+  return finding(
+      Severity::error,
+      fmt::format("/dev/kfd exists and permissions allow it, yet open() fails with {}: {}", error,
+                  explain_kfd_errno(error)),
+      evidence, fix);
 }
 
 CheckResult rocm_agents(const CheckContext& context) {
@@ -184,7 +192,8 @@ CheckResult rocm_agents(const CheckContext& context) {
   }
   const KfdFacts& kfd = *context.facts.kfd;
   if (kfd.topology_present && missing.empty()) {
-    return pass(fmt::format("KFD lists {} GPU agent{}", kfd.gpu_count(), kfd.gpu_count() == 1 ? "" : "s"));
+    return pass(
+        fmt::format("KFD lists {} GPU agent{}", kfd.gpu_count(), kfd.gpu_count() == 1 ? "" : "s"));
   }
   if (missing.empty() && !kfd.topology_present) {
     for (const auto& gpu : context.amd_gpus) {
@@ -194,14 +203,15 @@ CheckResult rocm_agents(const CheckContext& context) {
   if (missing.empty()) {
     return pass("KFD lists every GPU");
   }
-  return finding(Severity::error,
-                 fmt::format("amdgpu drives {} but the KFD topology has no GPU agent for it: ROCm "
-                             "will not see it (missing PCIe atomics or a chip KFD does not support)",
-                             util::join(missing, ", ")),
-                 {kfd.topology_present ? fmt::format("KFD topology: {} GPU node(s)", kfd.gpu_count())
-                                       : "no /sys/class/kfd/kfd/topology/nodes"},
-                 {{"Read KFD's reason in the kernel log (\"PCI rejects atomics\", \"not supported in kfd\")",
-                   "sudo dmesg | grep -iE 'kfd|atomic'", true}});
+  return finding(
+      Severity::error,
+      fmt::format("amdgpu drives {} but the KFD topology has no GPU agent for it: ROCm "
+                  "will not see it (missing PCIe atomics or a chip KFD does not support)",
+                  util::join(missing, ", ")),
+      {kfd.topology_present ? fmt::format("KFD topology: {} GPU node(s)", kfd.gpu_count())
+                            : "no /sys/class/kfd/kfd/topology/nodes"},
+      {{"Read KFD's reason in the kernel log (\"PCI rejects atomics\", \"not supported in kfd\")",
+        "sudo dmesg | grep -iE 'kfd|atomic'", true}});
 }
 
 }  // namespace rocdoc::checks

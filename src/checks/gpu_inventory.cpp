@@ -11,7 +11,7 @@ std::string product_name(const AmdGpu& gpu, const Knowledge& knowledge) {
   if (gpu.pci != nullptr && !gpu.pci->device_name.empty()) {
     return gpu.pci->device_name;
   }
-  const std::uint16_t device = gpu.pci != nullptr ? gpu.pci->device
+  const std::uint16_t device = gpu.pci != nullptr   ? gpu.pci->device
                                : gpu.kfd != nullptr ? gpu.kfd->device_id
                                                     : 0;
   if (const auto* known = knowledge.amd_pci_id(device)) {
@@ -31,7 +31,7 @@ const GfxTarget* target_for(const AmdGpu& gpu, const Knowledge& knowledge) {
       return target;
     }
   }
-  const std::uint16_t device = gpu.pci != nullptr ? gpu.pci->device
+  const std::uint16_t device = gpu.pci != nullptr   ? gpu.pci->device
                                : gpu.kfd != nullptr ? gpu.kfd->device_id
                                                     : 0;
   if (const auto* known = knowledge.amd_pci_id(device)) {
@@ -63,8 +63,8 @@ std::vector<AmdGpu> build_gpu_inventory(const Facts& facts, const Knowledge& kno
   if (facts.kfd) {
     // GPUs KFD knows but the PCI bus does not show (some containers).
     for (const auto& node : facts.kfd->nodes) {
-      const bool listed = std::any_of(gpus.begin(), gpus.end(),
-                                      [&](const AmdGpu& g) { return g.kfd == &node; });
+      const bool listed =
+          std::any_of(gpus.begin(), gpus.end(), [&](const AmdGpu& g) { return g.kfd == &node; });
       if (node.is_gpu() && node.vendor_id == 0x1002 && !listed) {
         AmdGpu gpu;
         gpu.kfd = &node;

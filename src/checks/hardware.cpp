@@ -1,6 +1,6 @@
 // Hardware and PCI checks.
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "src/checks/checks.h"
 #include "src/util/shell.h"
@@ -11,8 +11,8 @@ namespace rocdoc::checks {
 namespace {
 
 std::string pci_name(const PciDevice& device) {
-  std::string name = device.vendor_name.empty() ? fmt::format("{:04x}", device.vendor)
-                                                : device.vendor_name;
+  std::string name =
+      device.vendor_name.empty() ? fmt::format("{:04x}", device.vendor) : device.vendor_name;
   name += " " + (device.device_name.empty() ? fmt::format("Device {:04x}", device.device)
                                             : device.device_name);
   return fmt::format("{} [{:04x}:{:04x}] at {}", name, device.vendor, device.device, device.bdf);
@@ -60,41 +60,44 @@ std::vector<Fix> fixes_for_unbound(const CheckContext& context, const PciDevice&
   std::vector<Fix> fix;
   const std::string driver = device.driver.value_or("");
   if (driver == "vfio-pci") {
-    fix.push_back({"The GPU is reserved for VM passthrough. Once no VM uses it, hand it back "
-                   "to amdgpu (and remove its id from vfio-pci.ids= / \"options vfio-pci ids=\" "
-                   "to keep it that way after a reboot):",
-                   fmt::format("echo {0} | sudo tee /sys/bus/pci/devices/{0}/driver/unbind && "
-                               "echo {0} | sudo tee /sys/bus/pci/drivers/amdgpu/bind",
-                               device.bdf),
-                   true});
+    fix.push_back(
+        {"The GPU is reserved for VM passthrough. Once no VM uses it, hand it back "
+         "to amdgpu (and remove its id from vfio-pci.ids= / \"options vfio-pci ids=\" "
+         "to keep it that way after a reboot):",
+         fmt::format("echo {0} | sudo tee /sys/bus/pci/devices/{0}/driver/unbind && "
+                     "echo {0} | sudo tee /sys/bus/pci/drivers/amdgpu/bind",
+                     device.bdf),
+         true});
     return fix;
   }
   if (driver == "radeon") {
-    fix.push_back({"The legacy radeon driver holds this GCN 1/2 GPU. Hand it to amdgpu on the "
-                   "kernel command line (ROCm does not support these chips in any case):",
-                   "radeon.si_support=0 radeon.cik_support=0 amdgpu.si_support=1 "
-                   "amdgpu.cik_support=1",
-                   true});
+    fix.push_back(
+        {"The legacy radeon driver holds this GCN 1/2 GPU. Hand it to amdgpu on the "
+         "kernel command line (ROCm does not support these chips in any case):",
+         "radeon.si_support=0 radeon.cik_support=0 amdgpu.si_support=1 "
+         "amdgpu.cik_support=1",
+         true});
     return fix;
   }
   if (facts.driver) {
     for (const auto& line : facts.driver->blacklist) {
-      fix.push_back({fmt::format("Comment out \"{}\" ({}:{})", line.text, line.file, line.line),
-                     fmt::format("sudo sed -i '{}s/^/# /' {}", line.line,
-                                 util::shell_quote(line.file)),
-                     true});
+      fix.push_back(
+          {fmt::format("Comment out \"{}\" ({}:{})", line.text, line.file, line.line),
+           fmt::format("sudo sed -i '{}s/^/# /' {}", line.line, util::shell_quote(line.file)),
+           true});
     }
     if (!facts.driver->blacklist.empty()) {
       fix.push_back({"Rebuild the initramfs so the blacklist is gone at boot too",
                      update_initramfs_command(facts), true});
     }
     if (facts.driver->cmdline_nomodeset || facts.driver->cmdline_blacklists_amdgpu) {
-      fix.push_back({"Remove nomodeset / modprobe.blacklist=amdgpu from GRUB_CMDLINE_LINUX_DEFAULT "
-                     "in /etc/default/grub, update the boot loader and reboot",
-                     "sudo sed -i -e 's/ *nomodeset//' -e 's/ *modprobe.blacklist=amdgpu//' "
-                     "/etc/default/grub && " +
-                         update_grub_command(facts),
-                     true});
+      fix.push_back(
+          {"Remove nomodeset / modprobe.blacklist=amdgpu from GRUB_CMDLINE_LINUX_DEFAULT "
+           "in /etc/default/grub, update the boot loader and reboot",
+           "sudo sed -i -e 's/ *nomodeset//' -e 's/ *modprobe.blacklist=amdgpu//' "
+           "/etc/default/grub && " +
+               update_grub_command(facts),
+           true});
     }
   }
   fix.push_back({"Load the driver", "sudo modprobe amdgpu", true});
@@ -169,12 +172,13 @@ CheckResult gpu_not_bound(const CheckContext& context) {
       evidence.push_back("kernel command line has modprobe.blacklist=amdgpu");
     }
   }
-  return finding(Severity::error,
-                 problems.size() == 1
-                     ? fmt::format("An AMD GPU is not bound to amdgpu ({}): ROCm cannot use it", first_state)
-                     : fmt::format("{} AMD GPUs are not bound to amdgpu: ROCm cannot use them",
-                                   problems.size()),
-                 evidence, fix);
+  return finding(
+      Severity::error,
+      problems.size() == 1
+          ? fmt::format("An AMD GPU is not bound to amdgpu ({}): ROCm cannot use it", first_state)
+          : fmt::format("{} AMD GPUs are not bound to amdgpu: ROCm cannot use them",
+                        problems.size()),
+      evidence, fix);
 }
 
 CheckResult gpu_mixed_vendors(const CheckContext& context) {
@@ -214,14 +218,16 @@ CheckResult gpu_igpu_visible(const CheckContext& context) {
   std::vector<const AmdGpu*> discrete;
   for (const auto& gpu : context.amd_gpus) {
     // ROCm sees a GPU only through amdgpu/KFD; one held by vfio-pci is out of its reach.
-    const bool reachable = gpu.kfd != nullptr || (gpu.pci != nullptr && gpu.pci->driver == "amdgpu");
+    const bool reachable =
+        gpu.kfd != nullptr || (gpu.pci != nullptr && gpu.pci->driver == "amdgpu");
     if (reachable) {
       (gpu.integrated() ? integrated : discrete).push_back(&gpu);
     }
   }
   if (integrated.empty() || discrete.empty()) {
-    return pass(integrated.empty() ? "no integrated AMD GPU visible to ROCm"
-                                   : "no discrete AMD GPU visible to ROCm beside the integrated one");
+    return pass(integrated.empty()
+                    ? "no integrated AMD GPU visible to ROCm"
+                    : "no discrete AMD GPU visible to ROCm beside the integrated one");
   }
   for (const char* name : {"HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"}) {
     if (const std::string* value = context.facts.env->find(name)) {
@@ -285,10 +291,12 @@ CheckResult pcie_link_degraded(const CheckContext& context) {
       capable = std::min(capable, *parent->link.max_width);
     }
     const std::string where =
-        slot == gpu.pci ? "" : fmt::format(", measured at {} (the card's switch upstream port)", slot->bdf);
-    const std::string line = fmt::format(
-        "{}: x{} of x{}{}; speed {} of {}", describe(gpu), *link.current_width, capable, where,
-        link.current_speed.value_or("?"), link.max_speed.value_or("?"));
+        slot == gpu.pci
+            ? ""
+            : fmt::format(", measured at {} (the card's switch upstream port)", slot->bdf);
+    const std::string line =
+        fmt::format("{}: x{} of x{}{}; speed {} of {}", describe(gpu), *link.current_width, capable,
+                    where, link.current_speed.value_or("?"), link.max_speed.value_or("?"));
     evidence.push_back(line);
     if (*link.current_width < capable) {
       problems.push_back(line);
@@ -308,8 +316,7 @@ CheckResult pcie_link_degraded(const CheckContext& context) {
                  evidence,
                  {{"Reseat the card, or move it to a full-width slot wired to the CPU (not a "
                    "riser or chipset x4 slot); then compare again",
-                   "sudo lspci -vv -s " + first_slot + " | grep -E 'LnkCap|LnkSta'",
-                   true}});
+                   "sudo lspci -vv -s " + first_slot + " | grep -E 'LnkCap|LnkSta'", true}});
 }
 
 CheckResult pcie_atomics(const CheckContext& context) {
@@ -328,9 +335,9 @@ CheckResult pcie_atomics(const CheckContext& context) {
         continue;  // only the PCIe link to the CPU
       }
       ++judged;
-      const std::string line =
-          fmt::format("{}: KFD io_link {} to CPU node {}, flags 0x{:x}{}", describe(gpu), link.index,
-                      link.node_to, link.flags, link.lacks_atomics() ? " (no PCIe atomics)" : "");
+      const std::string line = fmt::format("{}: KFD io_link {} to CPU node {}, flags 0x{:x}{}",
+                                           describe(gpu), link.index, link.node_to, link.flags,
+                                           link.lacks_atomics() ? " (no PCIe atomics)" : "");
       evidence.push_back(line);
       if (link.lacks_atomics() && gpu.target != nullptr && gpu.target->kind == GpuKind::radeon) {
         problems.push_back(line);

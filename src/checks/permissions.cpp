@@ -1,6 +1,6 @@
 // Permission checks: can this process open /dev/kfd and the AMD render nodes, and if not, why.
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 #include <set>
 
 #include "src/checks/access_math.h"
@@ -28,7 +28,8 @@ std::vector<const DeviceNode*> amd_render_nodes(const CheckContext& context) {
   }
   std::vector<const DeviceNode*> nodes;
   for (const auto& node : access.render_nodes) {
-    if (minors.empty() || (node.stat.minor && minors.count(static_cast<int>(*node.stat.minor)) != 0)) {
+    if (minors.empty() ||
+        (node.stat.minor && minors.count(static_cast<int>(*node.stat.minor)) != 0)) {
       nodes.push_back(&node);
     }
   }
@@ -77,9 +78,10 @@ std::vector<Fix> permission_fixes(const CheckContext& context,
         flags.push_back(flag);
       }
     }
-    fix.push_back({"Start the container with the device nodes' groups (numeric gids from the "
-                   "host; add to docker/podman run)",
-                   util::join(flags, " "), false});
+    fix.push_back(
+        {"Start the container with the device nodes' groups (numeric gids from the "
+         "host; add to docker/podman run)",
+         util::join(flags, " "), false});
     return fix;
   }
   const bool group_lacks_rw = std::any_of(denied.begin(), denied.end(), [](const DeviceNode* n) {
@@ -96,19 +98,20 @@ std::vector<Fix> permission_fixes(const CheckContext& context,
     return access.group_file_lists_user(n->stat.gid);
   });
   if (listed) {
-    fix.push_back({"/etc/group already lists you; this session started before that. Log out and "
-                   "back in (or reboot); for this shell only:",
-                   "newgrp " + node_group(*denied.front()), false});
+    fix.push_back(
+        {"/etc/group already lists you; this session started before that. Log out and "
+         "back in (or reboot); for this shell only:",
+         "newgrp " + node_group(*denied.front()), false});
     return fix;
   }
   const auto groups = needed_groups(denied, access);
   if (!groups.empty()) {
-    fix.push_back({fmt::format("Add {} to the {} group{}, then log out and back in",
-                               access.identity.user, util::join(groups, " and "),
-                               groups.size() == 1 ? "" : "s"),
-                   fmt::format("sudo usermod -aG {} {}", util::join(groups, ","),
-                               util::shell_quote(access.identity.user)),
-                   true});
+    fix.push_back(
+        {fmt::format("Add {} to the {} group{}, then log out and back in", access.identity.user,
+                     util::join(groups, " and "), groups.size() == 1 ? "" : "s"),
+         fmt::format("sudo usermod -aG {} {}", util::join(groups, ","),
+                     util::shell_quote(access.identity.user)),
+         true});
   }
   return fix;
 }
@@ -130,7 +133,8 @@ CheckResult node_check(const CheckContext& context, const std::vector<const Devi
     return pass(what + " opens read-write", evidence);
   }
   if (denied.empty()) {
-    return pass(fmt::format("permissions allow {}; its open fails for another reason", what), evidence);
+    return pass(fmt::format("permissions allow {}; its open fails for another reason", what),
+                evidence);
   }
   evidence.push_back(fmt::format("process {} (uid {}) has groups: {}", access.identity.user,
                                  access.identity.uid, [&] {
@@ -161,7 +165,8 @@ CheckResult perm_render(const CheckContext& context) {
   if (nodes.empty()) {
     return skip("no render node of an AMD GPU under /dev/dri");
   }
-  return node_check(context, nodes, nodes.size() == 1 ? nodes.front()->path : "any AMD render node");
+  return node_check(context, nodes,
+                    nodes.size() == 1 ? nodes.front()->path : "any AMD render node");
 }
 
 CheckResult perm_relogin(const CheckContext& context) {

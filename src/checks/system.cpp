@@ -1,6 +1,6 @@
 // System tuning checks.
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "src/checks/checks.h"
 #include "src/util/strings.h"
@@ -14,7 +14,8 @@ constexpr std::uint64_t k_min_shm = 1ull << 30;
 std::string grub_add_argument(const Facts& facts, const std::string& argument) {
   if (debian_like(facts)) {
     return fmt::format(
-        "sudo sed -i 's/^GRUB_CMDLINE_LINUX_DEFAULT=\"/&{} /' /etc/default/grub && sudo update-grub",
+        "sudo sed -i 's/^GRUB_CMDLINE_LINUX_DEFAULT=\"/&{} /' /etc/default/grub && sudo "
+        "update-grub",
         argument);
   }
   return fmt::format("sudo grubby --update-kernel=ALL --args={}", argument);
@@ -33,18 +34,19 @@ CheckResult numa_balancing(const CheckContext& context) {
   if (*value == 0) {
     return pass("NUMA balancing is off", {"/proc/sys/kernel/numa_balancing = 0"});
   }
-  const bool mi300 = std::any_of(context.amd_gpus.begin(), context.amd_gpus.end(), [](const AmdGpu& g) {
-    return g.target != nullptr && g.target->is_mi300_class();
-  });
-  return finding(mi300 ? Severity::error : Severity::warning,
-                 fmt::format("Automatic NUMA balancing is on: its page migrations stall GPU memory "
-                             "access{}",
-                             mi300 ? " and AMD requires it off on Instinct MI300-class nodes" : ""),
-                 {fmt::format("/proc/sys/kernel/numa_balancing = {}", *value)},
-                 {{"Turn it off now", "sudo sysctl -w kernel.numa_balancing=0", true},
-                  {"Keep it off after a reboot",
-                   "echo 'kernel.numa_balancing=0' | sudo tee /etc/sysctl.d/99-rocm-numa-balancing.conf",
-                   true}});
+  const bool mi300 = std::any_of(
+      context.amd_gpus.begin(), context.amd_gpus.end(),
+      [](const AmdGpu& g) { return g.target != nullptr && g.target->is_mi300_class(); });
+  return finding(
+      mi300 ? Severity::error : Severity::warning,
+      fmt::format("Automatic NUMA balancing is on: its page migrations stall GPU memory "
+                  "access{}",
+                  mi300 ? " and AMD requires it off on Instinct MI300-class nodes" : ""),
+      {fmt::format("/proc/sys/kernel/numa_balancing = {}", *value)},
+      {{"Turn it off now", "sudo sysctl -w kernel.numa_balancing=0", true},
+       {"Keep it off after a reboot",
+        "echo 'kernel.numa_balancing=0' | sudo tee /etc/sysctl.d/99-rocm-numa-balancing.conf",
+        true}});
 }
 
 CheckResult iommu_mode(const CheckContext& context) {
@@ -86,13 +88,14 @@ CheckResult shm_small(const CheckContext& context) {
   if (*system.shm_bytes >= k_min_shm) {
     return pass(fmt::format("/dev/shm is {:.0f} MiB", mib));
   }
-  return finding(Severity::warning,
-                 fmt::format("/dev/shm in this container is only {:.0f} MiB: PyTorch DataLoader "
-                             "workers and vLLM fail or stall below 1 GiB",
-                             mib),
-                 {fmt::format("container: {}, /dev/shm {} bytes", *system.container, *system.shm_bytes)},
-                 {{"Share the host's IPC namespace (add to docker run)", "--ipc=host", false},
-                  {"Or give the container a larger /dev/shm (add to docker run)", "--shm-size=16g", false}});
+  return finding(
+      Severity::warning,
+      fmt::format("/dev/shm in this container is only {:.0f} MiB: PyTorch DataLoader "
+                  "workers and vLLM fail or stall below 1 GiB",
+                  mib),
+      {fmt::format("container: {}, /dev/shm {} bytes", *system.container, *system.shm_bytes)},
+      {{"Share the host's IPC namespace (add to docker run)", "--ipc=host", false},
+       {"Or give the container a larger /dev/shm (add to docker run)", "--shm-size=16g", false}});
 }
 
 CheckResult os_wsl(const CheckContext& context) {

@@ -8,7 +8,7 @@
 namespace rocdoc::util {
 
 class DynLib {
-public:
+ public:
   /// Tries each soname in order; loaded() tells whether one worked, error() why not.
   explicit DynLib(std::initializer_list<const char*> sonames);
   ~DynLib();
@@ -25,7 +25,7 @@ public:
     return reinterpret_cast<Function>(raw_symbol(name));
   }
 
-private:
+ private:
   void* raw_symbol(const char* name) const;
 
   void* m_handle = nullptr;

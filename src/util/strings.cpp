@@ -71,7 +71,8 @@ std::optional<std::uint64_t> parse_unsigned(std::string_view text, int base) {
     } else {
       base = 10;
     }
-  } else if (base == 16 && text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+  } else if (base == 16 && text.size() > 2 && text[0] == '0' &&
+             (text[1] == 'x' || text[1] == 'X')) {
     text.remove_prefix(2);
   }
   if (text.empty()) {

@@ -35,6 +35,24 @@ nvidia = [d for d in mixed["facts"]["pci"]["devices"] if d["gpu"] == "nvidia"]
 results.check(mixed["facts"]["pci"]["names_from"] == "libpci", "PCI names come from libpci")
 results.check(nvidia and "AD102" in nvidia[0]["device_name"], f"libpci names the RTX 4090: {nvidia}")
 
+# Without libpci (hidden in a private mount namespace) rocdoc still works and says so.
+hidden = subprocess.run(
+    ["unshare", "-m", "sh", "-c",
+     'lib=$(readlink -f "$(ldconfig -p | sed -n "s/.*libpci.so.3 .*=> //p" | head -n1)") && '
+     'mount --bind /dev/null "$lib" && exec "$0" check --json --root "$1"',
+     binary, os.path.join(FIXTURES, "nvidia-only")],
+    capture_output=True, text=True)
+if hidden.returncode in (0, 1) and hidden.stdout.startswith("{"):
+    without = json.loads(hidden.stdout)
+    results.check(hidden.returncode == 1, "without libpci: still exits 1 for gpu.none")
+    results.check("libpci.so.3" in (without["facts"]["pci"]["names_problem"] or ""),
+                  f"without libpci: the report says why names are missing: {without['facts']['pci']}")
+    gpus = [d for d in without["facts"]["pci"]["devices"] if d["gpu"] == "nvidia"]
+    results.check(len(gpus) == 2 and gpus[0]["vendor_name"] == "NVIDIA Corporation",
+                  f"without libpci: the NVIDIA GPUs are still found and named by vendor: {gpus}")
+else:
+    print(f"SKIPPED: cannot hide libpci here (unshare -m failed: {hidden.stderr.strip()})")
+
 # --fail-on.
 pcie = os.path.join(FIXTURES, "pcie-link-degraded")
 results.check(run(binary, "check", "--root", pcie).returncode == 0, "a warning alone exits 0 by default")

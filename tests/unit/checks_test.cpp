@@ -65,7 +65,8 @@ TEST_CASE("user names are shell-quoted in fix commands", "[checks][perm]") {
         std::vector<std::string>{"sudo usermod -aG render 'o'\\''brien'"});
 }
 
-TEST_CASE("a user listed in /etc/group but not in the session is told to log in again", "[checks][perm]") {
+TEST_CASE("a user listed in /etc/group but not in the session is told to log in again",
+          "[checks][perm]") {
   const Report report = fixture("user-needs-relogin");
   const CheckResult& relogin = result(report, "perm.relogin");
   CHECK(relogin.status == Status::fail);
@@ -75,12 +76,14 @@ TEST_CASE("a user listed in /etc/group but not in the session is told to log in 
 
 TEST_CASE("container fixes are docker flags with numeric gids", "[checks][container]") {
   const Report groups = fixture("container-groups-missing");
-  CHECK(commands(result(groups, "perm.container-groups")) == std::vector<std::string>{"--group-add 110"});
+  CHECK(commands(result(groups, "perm.container-groups")) ==
+        std::vector<std::string>{"--group-add 110"});
   const Report no_kfd = fixture("container-no-kfd");
   CHECK(commands(result(no_kfd, "driver.kfd-missing")) ==
         std::vector<std::string>{"--device=/dev/kfd --device=/dev/dri"});
   CHECK(result(no_kfd, "rocm.agents").status == Status::skip);
-  CHECK(commands(result(no_kfd, "shm.small")) == std::vector<std::string>{"--ipc=host", "--shm-size=16g"});
+  CHECK(commands(result(no_kfd, "shm.small")) ==
+        std::vector<std::string>{"--ipc=host", "--shm-size=16g"});
 }
 
 TEST_CASE("a blacklisted amdgpu names the file and line to change", "[checks][driver]") {
@@ -94,7 +97,8 @@ TEST_CASE("a blacklisted amdgpu names the file and line to change", "[checks][dr
   CHECK(list[2] == "sudo modprobe amdgpu");
 }
 
-TEST_CASE("NUMA balancing is an error on MI300X and names sysctl and a drop-in", "[checks][system]") {
+TEST_CASE("NUMA balancing is an error on MI300X and names sysctl and a drop-in",
+          "[checks][system]") {
   const CheckResult numa = result_of("mi300x-numa-balancing", "numa.balancing");
   CHECK(numa.status == Status::fail);
   CHECK(numa.severity == Severity::error);
@@ -112,10 +116,12 @@ TEST_CASE("an iGPU beside a dGPU gets the dGPU's HIP index pinned", "[checks][ha
   CHECK(vfio.status == Status::pass);  // the dGPU is held by vfio-pci: ROCm sees only the iGPU
 }
 
-TEST_CASE("the degraded link is measured at the card's switch upstream port", "[checks][hardware]") {
+TEST_CASE("the degraded link is measured at the card's switch upstream port",
+          "[checks][hardware]") {
   const CheckResult link = result_of("pcie-link-degraded", "pcie.link-degraded");
   CHECK(link.status == Status::warn);
-  CHECK(commands(link) == std::vector<std::string>{"sudo lspci -vv -s 0000:01:00.0 | grep -E 'LnkCap|LnkSta'"});
+  CHECK(commands(link) ==
+        std::vector<std::string>{"sudo lspci -vv -s 0000:01:00.0 | grep -E 'LnkCap|LnkSta'"});
   CHECK(result_of("rx7900xtx-healthy", "pcie.link-degraded").status == Status::pass);
 }
 

@@ -21,7 +21,8 @@ Run cli(std::vector<std::string> args) {
     argv.push_back(arg.c_str());
   }
   std::ostringstream out, err;
-  const int code = run_cli(static_cast<int>(argv.size()), argv.data(), out, err, OutputIsTerminal::no);
+  const int code =
+      run_cli(static_cast<int>(argv.size()), argv.data(), out, err, OutputIsTerminal::no);
   return {code, out.str(), err.str()};
 }
 
@@ -33,8 +34,9 @@ TEST_CASE("an unknown check id is exit 2 with a did-you-mean", "[cli]") {
   const Run run = cli({"check", "--root", k_fixture, "--only", "perm.kdf"});
   CHECK(run.code == 2);
   CHECK(run.err == "rocdoc: --only: unknown check id 'perm.kdf'; did you mean perm.kfd?\n");
-  CHECK(cli({"check", "--root", k_fixture, "--skip", "zzz.qqqqqqq"}).err.find("rocdoc list-checks") !=
-        std::string::npos);
+  CHECK(
+      cli({"check", "--root", k_fixture, "--skip", "zzz.qqqqqqq"}).err.find("rocdoc list-checks") !=
+      std::string::npos);
 }
 
 TEST_CASE("bad arguments are exit 2", "[cli]") {
@@ -49,15 +51,18 @@ TEST_CASE("a bad snapshot manifest is exit 2 naming the file", "[cli]") {
   snap.manifest(R"({"format": "something-else"})");
   const Run run = cli({"check", "--root", snap.dir()});
   CHECK(run.code == 2);
-  CHECK(run.err.find(snap.dir() + "/rocdoc-snapshot.json: \"format\" is \"something-else\"") != std::string::npos);
+  CHECK(run.err.find(snap.dir() + "/rocdoc-snapshot.json: \"format\" is \"something-else\"") !=
+        std::string::npos);
 }
 
 TEST_CASE("invalid --rules are exit 2 with file:line:column", "[cli]") {
   test::TempSnapshot rules;  // reuse the temp dir helper: rules go in its root/
-  rules.file("/pci_ids.yaml", "devices:\n  - id: \"73df\"\n    name: x\n    gfx: gfx4242\n    source: s\n");
+  rules.file("/pci_ids.yaml",
+             "devices:\n  - id: \"73df\"\n    name: x\n    gfx: gfx4242\n    source: s\n");
   const Run run = cli({"check", "--root", k_fixture, "--rules", rules.root()});
   CHECK(run.code == 2);
-  CHECK(run.err.find(rules.root() + "/pci_ids.yaml:4:10: unknown gfx target gfx4242") != std::string::npos);
+  CHECK(run.err.find(rules.root() + "/pci_ids.yaml:4:10: unknown gfx target gfx4242") !=
+        std::string::npos);
 }
 
 TEST_CASE("list-checks, --version and --help exit 0", "[cli]") {

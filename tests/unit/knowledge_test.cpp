@@ -59,7 +59,8 @@ TEST_CASE("every PCI id maps to a known gfx target and names its source", "[know
 
 TEST_CASE("bad rules are refused with file:line:column", "[knowledge][lint]") {
   SECTION("a PCI id naming an unknown gfx target") {
-    const RulesError error = load_error(k_targets, "devices:\n  - id: \"73df\"\n    name: x\n    gfx: gfx9999\n    source: s\n");
+    const RulesError error = load_error(
+        k_targets, "devices:\n  - id: \"73df\"\n    name: x\n    gfx: gfx9999\n    source: s\n");
     CHECK(error.file() == "pci_ids.yaml");
     CHECK(error.line() == 4);
     CHECK(std::string(error.what()).find("unknown gfx target gfx9999") != std::string::npos);
@@ -90,11 +91,13 @@ TEST_CASE("bad rules are refused with file:line:column", "[knowledge][lint]") {
     CHECK(error.line() >= 2);
   }
   SECTION("a PCI id that is not four hex digits") {
-    const RulesError error = load_error(k_targets, "devices:\n  - id: \"73dfx\"\n    name: x\n    gfx: gfx1031\n    source: s\n");
+    const RulesError error = load_error(
+        k_targets, "devices:\n  - id: \"73dfx\"\n    name: x\n    gfx: gfx1031\n    source: s\n");
     CHECK(error.line() == 2);
   }
   SECTION("a target defined twice") {
-    const RulesError error = load_error(std::string(k_targets) + std::string(k_targets).substr(9), "devices: []\n");
+    const RulesError error =
+        load_error(std::string(k_targets) + std::string(k_targets).substr(9), "devices: []\n");
     CHECK(error.line() == 7);
   }
 }

@@ -9,7 +9,8 @@
 
 using namespace rocdoc;
 
-TEST_CASE("KFD properties of a real gfx90a node decode to target, BDF and render node", "[parser][kfd]") {
+TEST_CASE("KFD properties of a real gfx90a node decode to target, BDF and render node",
+          "[parser][kfd]") {
   // From an MI210 (ROCm/rocm_smi_lib issue output); location_id 0x0300 = 03:00.0.
   const auto properties = parse_kfd_properties(
       "cpu_cores_count 0\nsimd_count 416\nmem_banks_count 1\ngfx_target_version 90010\n"
@@ -41,7 +42,8 @@ TEST_CASE("KFD properties skip malformed lines", "[parser][kfd]") {
 
 TEST_CASE("os-release values lose their quotes", "[parser][system]") {
   const auto os = parse_os_release(
-      "PRETTY_NAME=\"Ubuntu 24.04.1 LTS\"\nNAME='Ubuntu'\nVERSION_ID=\"24.04\"\nID=ubuntu\n# c\n\nID_LIKE=debian\n");
+      "PRETTY_NAME=\"Ubuntu 24.04.1 LTS\"\nNAME='Ubuntu'\nVERSION_ID=\"24.04\"\nID=ubuntu\n# "
+      "c\n\nID_LIKE=debian\n");
   CHECK(os.at("PRETTY_NAME") == "Ubuntu 24.04.1 LTS");
   CHECK(os.at("NAME") == "Ubuntu");
   CHECK(os.at("VERSION_ID") == "24.04");
@@ -125,7 +127,8 @@ TEST_CASE("PCI helpers: BDFs, sysfs paths, link widths and GPU classes", "[parse
   CHECK(parse_link_width("16\n") == 16);
   CHECK_FALSE(parse_link_width("0\n").has_value());
   CHECK(classify_gpu(0x1002, 0x030000) == GpuVendor::amd);
-  CHECK(classify_gpu(0x1002, 0x120000) == GpuVendor::amd);  // Instinct MI300: processing accelerator
+  CHECK(classify_gpu(0x1002, 0x120000) ==
+        GpuVendor::amd);  // Instinct MI300: processing accelerator
   CHECK(classify_gpu(0x1002, 0x038000) == GpuVendor::amd);
   CHECK_FALSE(classify_gpu(0x1002, 0x040300).has_value());  // the GPU's HDMI audio function
   CHECK(classify_gpu(0x10de, 0x030200) == GpuVendor::nvidia);

@@ -21,15 +21,17 @@ TEST_CASE("a manifest that is not JSON is refused with its position", "[host][sn
 TEST_CASE("a wrong or missing format is refused", "[host][snapshot]") {
   test::TempSnapshot snap;
   snap.manifest(R"({"format": "rocdoc-snapshot/2"})");
-  CHECK_THROWS_WITH(SnapshotHost(snap.dir()),
-                    Contains("\"format\" is \"rocdoc-snapshot/2\", expected \"rocdoc-snapshot/1\""));
+  CHECK_THROWS_WITH(
+      SnapshotHost(snap.dir()),
+      Contains("\"format\" is \"rocdoc-snapshot/2\", expected \"rocdoc-snapshot/1\""));
   snap.manifest(R"({"note": "x"})");
   CHECK_THROWS_WITH(SnapshotHost(snap.dir()), Contains("no \"format\" key"));
 }
 
 TEST_CASE("manifest fields of the wrong type name the key", "[host][snapshot]") {
   test::TempSnapshot snap;
-  snap.manifest(R"({"format": "rocdoc-snapshot/1", "nodes": {"/dev/kfd": {"type": "char", "mode": "9999"}}})");
+  snap.manifest(
+      R"({"format": "rocdoc-snapshot/1", "nodes": {"/dev/kfd": {"type": "char", "mode": "9999"}}})");
   CHECK_THROWS_WITH(SnapshotHost(snap.dir()), Contains("nodes[\"/dev/kfd\"].\"mode\""));
   snap.manifest(R"({"format": "rocdoc-snapshot/1", "identity": {"uid": "1000"}})");
   CHECK_THROWS_WITH(SnapshotHost(snap.dir()), Contains("identity.\"uid\" has the wrong type"));

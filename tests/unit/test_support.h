@@ -8,7 +8,7 @@
 namespace rocdoc::test {
 
 class TempSnapshot {
-public:
+ public:
   TempSnapshot() {
     std::string pattern = (std::filesystem::temp_directory_path() / "rocdoc-test-XXXXXX").string();
     m_dir = ::mkdtemp(pattern.data());
@@ -26,13 +26,15 @@ public:
 
   void manifest(const std::string& json) const { write_raw(m_dir + "/rocdoc-snapshot.json", json); }
   /// A file under root/, path given as on the machine ("/etc/group").
-  void file(const std::string& path, const std::string& content) const { write_raw(root() + path, content); }
+  void file(const std::string& path, const std::string& content) const {
+    write_raw(root() + path, content);
+  }
   void symlink(const std::string& path, const std::string& target) const {
     std::filesystem::create_directories(std::filesystem::path(root() + path).parent_path());
     std::filesystem::create_symlink(target, root() + path);
   }
 
-private:
+ private:
   static void write_raw(const std::string& path, const std::string& content) {
     std::filesystem::create_directories(std::filesystem::path(path).parent_path());
     std::ofstream(path, std::ios::binary) << content;
