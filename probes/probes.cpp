@@ -7,6 +7,7 @@
 #include "probes/driver.h"
 #include "probes/kfd_topology.h"
 #include "probes/pci.h"
+#include "probes/rocm.h"
 #include "probes/system.h"
 
 namespace rocdoc {
@@ -26,6 +27,9 @@ constexpr std::array k_probes = {
               [](const ProbeContext& c, Facts& f) { f.kfd = probe_kfd_topology(c); }},
     ProbeInfo{"system", "OS release, kernel, NUMA balancing, IOMMU, container, WSL, /dev/shm",
               [](const ProbeContext& c, Facts& f) { f.system = probe_system(c); }},
+    ProbeInfo{"rocm",
+              "ROCm installs under /opt (rocm-*), their .info/version, where /opt/rocm points",
+              [](const ProbeContext& c, Facts& f) { f.rocm = probe_rocm(c); }},
     ProbeInfo{"env", "allow-listed environment variables (overrides, visible devices, paths)",
               [](const ProbeContext& c, Facts& f) {
                 EnvFacts env;

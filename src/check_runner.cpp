@@ -17,6 +17,7 @@ bool probe_has_facts(const Facts& facts, std::string_view probe) {
   if (probe == "kfd_topology") return facts.kfd.has_value();
   if (probe == "system") return facts.system.has_value();
   if (probe == "env") return facts.env.has_value();
+  if (probe == "rocm") return facts.rocm.has_value();
   return false;
 }
 

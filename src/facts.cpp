@@ -49,4 +49,21 @@ const std::string* EnvFacts::find(const std::string& name) const {
   return it == variables.end() ? nullptr : &it->second;
 }
 
+std::optional<std::string> RocmFacts::active_major_minor() const {
+  std::optional<std::string> version = opt_rocm_version;
+  if (!version && installs.size() == 1) {
+    version = installs.front().version;
+  }
+  if (!version) {
+    return std::nullopt;
+  }
+  const auto first = version->find('.');
+  const auto second =
+      first == std::string::npos ? first : version->find_first_not_of("0123456789", first + 1);
+  if (first == std::string::npos || second == first + 1) {
+    return std::nullopt;
+  }
+  return version->substr(0, second);
+}
+
 }  // namespace rocdoc

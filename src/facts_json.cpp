@@ -196,6 +196,17 @@ json facts_to_json(const Facts& facts) {
   result["kfd_topology"] = facts.kfd ? kfd_json(*facts.kfd) : json(nullptr);
   result["system"] = facts.system ? system_json(*facts.system) : json(nullptr);
   result["env"] = facts.env ? json(facts.env->variables) : json(nullptr);
+  if (facts.rocm) {
+    json installs = json::array();
+    for (const auto& install : facts.rocm->installs) {
+      installs.push_back({{"path", install.path}, {"version", optional_json(install.version)}});
+    }
+    result["rocm"] = {{"installs", installs},
+                      {"opt_rocm_target", optional_json(facts.rocm->opt_rocm_target)},
+                      {"opt_rocm_version", optional_json(facts.rocm->opt_rocm_version)}};
+  } else {
+    result["rocm"] = nullptr;
+  }
   return result;
 }
 

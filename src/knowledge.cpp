@@ -155,6 +155,34 @@ void load_pci_ids(const RuleText& file, Knowledge& knowledge) {
   }
 }
 
+void load_rocm_releases(const RuleText& file, Knowledge& knowledge) {
+  const RuleReader reader(file.name);
+  const YAML::Node root = parse(file);
+  reader.require_map(root, "the file");
+  for (const auto& entry : reader.sequence(root, "releases")) {
+    reader.require_map(entry, "a release");
+    const std::string release = reader.text(entry, "rocm");
+    reader.text(entry, "source");
+    if (std::count(release.begin(), release.end(), '.') != 1) {
+      reader.fail(entry["rocm"],
+                  "\"rocm\" must be major.minor such as \"6.3\", not \"" + release + "\"");
+    }
+    knowledge.rocm_releases.push_back(release);
+  }
+  if (!root["driver_versions"]) {
+    return;
+  }
+  for (const auto& entry : reader.sequence(root, "driver_versions")) {
+    reader.require_map(entry, "a driver version");
+    DriverVersion version{reader.text(entry, "module"), reader.text(entry, "rocm"),
+                          reader.text(entry, "source")};
+    if (!knowledge.rocm_release_index(version.rocm)) {
+      reader.fail(entry["rocm"], "unknown ROCm release " + version.rocm + " (not in releases)");
+    }
+    knowledge.driver_versions.push_back(std::move(version));
+  }
+}
+
 }  // namespace
 
 const RuleText* find_rule_file(const std::vector<RuleText>& files, std::string_view base) {
@@ -181,6 +209,20 @@ const GfxTarget* Knowledge::target(std::string_view name) const {
   return it == targets.end() ? nullptr : &*it;
 }
 
+const DriverVersion* Knowledge::driver_version(std::string_view module) const {
+  const auto it = std::find_if(driver_versions.begin(), driver_versions.end(),
+                               [&](const DriverVersion& d) { return d.module == module; });
+  return it == driver_versions.end() ? nullptr : &*it;
+}
+
+std::optional<int> Knowledge::rocm_release_index(std::string_view major_minor) const {
+  const auto it = std::find(rocm_releases.begin(), rocm_releases.end(), major_minor);
+  if (it == rocm_releases.end()) {
+    return std::nullopt;
+  }
+  return static_cast<int>(it - rocm_releases.begin());
+}
+
 const PciIdEntry* Knowledge::amd_pci_id(std::uint16_t device) const {
   const auto it = std::find_if(pci_ids.begin(), pci_ids.end(),
                                [&](const PciIdEntry& e) { return e.device == device; });
@@ -200,6 +242,9 @@ Knowledge load_knowledge(const std::vector<RuleText>& files, std::string origin)
   }
   load_gfx_targets(*targets, knowledge);
   load_pci_ids(*pci_ids, knowledge);
+  if (const RuleText* releases = find_rule_file(files, "rocm_releases.yaml")) {
+    load_rocm_releases(*releases, knowledge);
+  }
   return knowledge;
 }
 

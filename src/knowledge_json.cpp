@@ -44,7 +44,15 @@ std::string knowledge_to_json(const Knowledge& knowledge) {
   for (const auto& p : knowledge.pci_ids) {
     pci.push_back({{"device", p.device}, {"name", p.name}, {"gfx", p.gfx}, {"source", p.source}});
   }
-  return json{{"targets", targets}, {"pci_ids", pci}}.dump();
+  json drivers = json::array();
+  for (const auto& d : knowledge.driver_versions) {
+    drivers.push_back({{"module", d.module}, {"rocm", d.rocm}, {"source", d.source}});
+  }
+  return json{{"targets", targets},
+              {"pci_ids", pci},
+              {"rocm_releases", knowledge.rocm_releases},
+              {"driver_versions", drivers}}
+      .dump();
 }
 
 Knowledge knowledge_from_json(std::string_view text, std::string origin) {
@@ -61,6 +69,12 @@ Knowledge knowledge_from_json(std::string_view text, std::string origin) {
     knowledge.pci_ids.push_back({p.at("device").get<std::uint16_t>(),
                                  p.at("name").get<std::string>(), p.at("gfx").get<std::string>(),
                                  p.at("source").get<std::string>()});
+  }
+  knowledge.rocm_releases = document.at("rocm_releases").get<std::vector<std::string>>();
+  for (const auto& d : document.at("driver_versions")) {
+    knowledge.driver_versions.push_back({d.at("module").get<std::string>(),
+                                         d.at("rocm").get<std::string>(),
+                                         d.at("source").get<std::string>()});
   }
   return knowledge;
 }

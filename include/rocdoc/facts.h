@@ -154,6 +154,22 @@ struct SystemFacts {
   std::optional<std::uint64_t> shm_bytes;  ///< size of /dev/shm
 };
 
+// ---- rocm ------------------------------------------------------------------------------
+
+struct RocmInstall {
+  std::string path;                    ///< "/opt/rocm-6.2.0"
+  std::optional<std::string> version;  ///< from .info/version, "6.2.0-66"
+};
+
+struct RocmFacts {
+  std::vector<RocmInstall> installs;            ///< /opt/rocm-* directories, sorted
+  std::optional<std::string> opt_rocm_target;   ///< where the /opt/rocm link points
+  std::optional<std::string> opt_rocm_version;  ///< version of what /opt/rocm is
+
+  /// "6.2" from the version of /opt/rocm, else of the only install; nullopt when unknown.
+  std::optional<std::string> active_major_minor() const;
+};
+
 // ---- env -------------------------------------------------------------------------------
 
 /// Allow-listed environment variables that are set (env_allowlist.h), by name.
@@ -173,6 +189,7 @@ struct Facts {
   std::optional<KfdFacts> kfd;
   std::optional<SystemFacts> system;
   std::optional<EnvFacts> env;
+  std::optional<RocmFacts> rocm;
 };
 
 }  // namespace rocdoc

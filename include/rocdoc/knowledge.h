@@ -31,13 +31,25 @@ struct PciIdEntry {
   std::string source;
 };
 
+/// An amdgpu DKMS module version and the ROCm release it ships with.
+struct DriverVersion {
+  std::string module;  ///< "6.8.5", as /sys/module/amdgpu/version reads
+  std::string rocm;    ///< "6.2"
+  std::string source;
+};
+
 struct Knowledge {
   std::vector<GfxTarget> targets;
   std::vector<PciIdEntry> pci_ids;
+  std::vector<std::string> rocm_releases;  ///< major.minor, oldest first
+  std::vector<DriverVersion> driver_versions;
   std::string origin;  ///< "embedded" or the --rules directory
 
   const GfxTarget* target(std::string_view name) const;
   const PciIdEntry* amd_pci_id(std::uint16_t device) const;
+  const DriverVersion* driver_version(std::string_view module) const;
+  /// Position of a major.minor release in rocm_releases; nullopt when unknown.
+  std::optional<int> rocm_release_index(std::string_view major_minor) const;
 };
 
 /// A rules file that cannot be used: where (file:line:column) and what.

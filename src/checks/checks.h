@@ -20,6 +20,7 @@ CheckResult pcie_atomics(const CheckContext& context);
 CheckResult driver_amdgpu_missing(const CheckContext& context);
 CheckResult driver_kfd_missing(const CheckContext& context);
 CheckResult driver_kfd_unusable(const CheckContext& context);
+CheckResult driver_version(const CheckContext& context);
 CheckResult rocm_agents(const CheckContext& context);
 
 // Permissions (permissions.cpp)

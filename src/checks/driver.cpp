@@ -1,6 +1,9 @@
 // Kernel driver checks.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdlib>
+
 #include "src/checks/access_math.h"
 #include "src/checks/checks.h"
 #include "src/util/shell.h"
@@ -171,6 +174,51 @@ CheckResult driver_kfd_unusable(const CheckContext& context) {
       fmt::format("/dev/kfd exists and permissions allow it, yet open() fails with {}: {}", error,
                   explain_kfd_errno(error)),
       evidence, fix);
+}
+
+CheckResult driver_version(const CheckContext& context) {
+  const DriverFacts& driver = *context.facts.driver;
+  if (!driver.dkms_version) {
+    return skip(driver.amdgpu_loaded ? "in-kernel amdgpu (no DKMS version to compare)"
+                                     : "amdgpu is not loaded");
+  }
+  const auto user_space = context.facts.rocm->active_major_minor();
+  if (!user_space) {
+    return skip("no ROCm release under /opt/rocm to compare the driver with");
+  }
+  const DriverVersion* kernel = context.knowledge.driver_version(*driver.dkms_version);
+  if (kernel == nullptr) {
+    return skip("DKMS driver " + *driver.dkms_version + " is not in the knowledge base");
+  }
+  const auto kernel_index = context.knowledge.rocm_release_index(kernel->rocm);
+  const auto user_index = context.knowledge.rocm_release_index(*user_space);
+  if (!kernel_index || !user_index) {
+    return skip("ROCm " + *user_space + " is not in the knowledge base");
+  }
+  // Before 6.4, driver and user space are supported up to two releases apart; from 6.4 "up to
+  // a year" (KMD 6.4 ↔ user space 6.1-6.4; user space 7.2 lists drivers back to 6.4).
+  const auto from_64 = context.knowledge.rocm_release_index("6.4");
+  const int window = from_64 && std::max(*kernel_index, *user_index) >= *from_64 ? 3 : 2;
+  const std::vector<std::string> evidence = {
+      fmt::format("amdgpu DKMS {} ships with ROCm {} ({})", kernel->module, kernel->rocm,
+                  kernel->source),
+      fmt::format("ROCm user space {}{}", *user_space,
+                  context.facts.rocm->opt_rocm_target
+                      ? " (/opt/rocm -> " + *context.facts.rocm->opt_rocm_target + ")"
+                      : "")};
+  if (std::abs(*kernel_index - *user_index) <= window) {
+    return pass(
+        fmt::format("driver of ROCm {} supports ROCm {} user space", kernel->rocm, *user_space),
+        evidence);
+  }
+  return finding(Severity::warning,
+                 fmt::format("The amdgpu DKMS driver (ROCm {}) is too far from the ROCm {} user "
+                             "space: AMD supports them only {} releases apart",
+                             kernel->rocm, *user_space, window),
+                 evidence,
+                 {{"Install the driver that matches the user space with AMD's installer of ROCm " +
+                       *user_space,
+                   "sudo amdgpu-install --usecase=dkms", true}});
 }
 
 CheckResult rocm_agents(const CheckContext& context) {

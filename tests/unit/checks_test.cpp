@@ -158,3 +158,11 @@ TEST_CASE("check selection (only, skip) and exit codes per fail level", "[checks
   const Report skipped = run_report(host, knowledge(), skip);
   CHECK(exit_code_for(skipped, FailOn::warning) == 0);
 }
+
+TEST_CASE("a DKMS driver four releases from the user space is flagged", "[checks][driver]") {
+  const CheckResult version = result_of("dkms-driver-too-old", "driver.version");
+  CHECK(version.status == Status::warn);
+  CHECK(version.message.find("ROCm 6.0") != std::string::npos);
+  CHECK(commands(version) == std::vector<std::string>{"sudo amdgpu-install --usecase=dkms"});
+  CHECK(result_of("rx7900xtx-healthy", "driver.version").status == Status::skip);
+}

@@ -101,3 +101,17 @@ TEST_CASE("bad rules are refused with file:line:column", "[knowledge][lint]") {
     CHECK(error.line() == 7);
   }
 }
+
+TEST_CASE("ROCm releases are ordered and every driver version names one", "[knowledge]") {
+  const Knowledge knowledge = load_embedded_knowledge();
+  REQUIRE(knowledge.rocm_release_index("5.7") == 0);
+  CHECK(knowledge.rocm_release_index("6.4") < knowledge.rocm_release_index("7.0"));
+  CHECK_FALSE(knowledge.rocm_release_index("9.9").has_value());
+  for (const auto& driver : knowledge.driver_versions) {
+    INFO(driver.module);
+    CHECK(knowledge.rocm_release_index(driver.rocm).has_value());
+    CHECK_FALSE(driver.source.empty());
+  }
+  REQUIRE(knowledge.driver_version("6.8.5") != nullptr);
+  CHECK(knowledge.driver_version("6.8.5")->rocm == "6.2");
+}
