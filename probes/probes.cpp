@@ -1,12 +1,11 @@
 // The probe table: one row per probe, in run order (fastfetch's module list, ninja's kTools).
 #include "rocdoc/probes.h"
 
-#include <array>
-
 #include "probes/access.h"
 #include "probes/driver.h"
 #include "probes/kfd_topology.h"
 #include "probes/pci.h"
+#include "probes/python.h"
 #include "probes/rocm.h"
 #include "probes/system.h"
 
@@ -14,34 +13,53 @@ namespace rocdoc {
 
 namespace {
 
-constexpr std::array k_probes = {
-    ProbeInfo{"pci", "PCI functions under /sys/bus/pci/devices, GPU classes, links, drivers",
-              [](const ProbeContext& c, Facts& f) { f.pci = probe_pci(c); }},
-    ProbeInfo{"driver",
-              "amdgpu module state, DKMS version, blacklists, kernel command line, Secure Boot",
-              [](const ProbeContext& c, Facts& f) { f.driver = probe_driver(c); }},
-    ProbeInfo{"access", "/dev/kfd and render nodes: mode, owner, open result; identity; /etc/group",
-              [](const ProbeContext& c, Facts& f) { f.access = probe_access(c); }},
-    ProbeInfo{"kfd_topology",
-              "KFD topology nodes: CPU/GPU agents, gfx targets, render minors, io_links",
-              [](const ProbeContext& c, Facts& f) { f.kfd = probe_kfd_topology(c); }},
-    ProbeInfo{"system", "OS release, kernel, NUMA balancing, IOMMU, container, WSL, /dev/shm",
-              [](const ProbeContext& c, Facts& f) { f.system = probe_system(c); }},
-    ProbeInfo{"rocm",
-              "ROCm installs under /opt (rocm-*), their .info/version, where /opt/rocm points",
-              [](const ProbeContext& c, Facts& f) { f.rocm = probe_rocm(c); }},
-    ProbeInfo{"env", "allow-listed environment variables (overrides, visible devices, paths)",
-              [](const ProbeContext& c, Facts& f) {
-                EnvFacts env;
-                for (auto& [name, value] : c.host.environment()) {
-                  env.variables.emplace(name, value);
-                }
-                f.env = std::move(env);
-              }},
+EnvFacts probe_env(const ProbeContext& context) {
+  EnvFacts env;
+  for (auto& [name, value] : context.host.environment()) {
+    env.variables.emplace(name, value);
+  }
+  return env;
+}
+
+/// One row: the probe's name, what it reads, and which member of Facts it fills.
+#define ROCDOC_PROBE(name, member, function, description)                               \
+  ProbeInfo {                                                                           \
+    name, description, [](const ProbeContext& c, Facts& f) { f.member = function(c); }, \
+        [](const Facts& f) { return f.member.has_value(); }                             \
+  }
+
+const ProbeInfo k_probes[] = {
+    ROCDOC_PROBE("pci", pci, probe_pci,
+                 "PCI functions under /sys/bus/pci/devices, GPU classes, links, drivers"),
+    ROCDOC_PROBE("driver", driver, probe_driver,
+                 "amdgpu module state, DKMS version, blacklists, kernel command line, Secure Boot"),
+    ROCDOC_PROBE("access", access, probe_access,
+                 "/dev/kfd and render nodes: mode, owner, open result; identity; /etc/group"),
+    ROCDOC_PROBE("kfd_topology", kfd, probe_kfd_topology,
+                 "KFD topology nodes: CPU/GPU agents, gfx targets, render minors, io_links"),
+    ROCDOC_PROBE("system", system, probe_system,
+                 "OS release, kernel, NUMA balancing, IOMMU, container, WSL, /dev/shm"),
+    ROCDOC_PROBE(
+        "rocm", rocm, probe_rocm,
+        "ROCm installs under /opt, ROCM_PATH, HIP libraries on LD_LIBRARY_PATH, WSL runtime"),
+    ROCDOC_PROBE("python", python, probe_python,
+                 "Python environments (venv, conda, PATH, system, user site) and their torch"),
+    ROCDOC_PROBE("env", env, probe_env, "allow-listed environment variables"),
 };
+
+#undef ROCDOC_PROBE
 
 }  // namespace
 
 std::span<const ProbeInfo> probe_table() { return k_probes; }
+
+const ProbeInfo* find_probe(std::string_view name) {
+  for (const auto& probe : k_probes) {
+    if (probe.name == name) {
+      return &probe;
+    }
+  }
+  return nullptr;
+}
 
 }  // namespace rocdoc

@@ -14,6 +14,27 @@ std::optional<std::string> read_version(const Host& host, const std::string& roo
   return std::string(util::trim(*text));
 }
 
+std::string parent_dir(std::string dir) {
+  while (dir.size() > 1 && dir.back() == '/') {
+    dir.pop_back();
+  }
+  const auto slash = dir.rfind('/');
+  return slash == 0 || slash == std::string::npos ? "/" : dir.substr(0, slash);
+}
+
+bool holds_hip(const Host& host, const std::string& dir) {
+  const auto names = host.list_dir(dir);
+  if (!names) {
+    return false;
+  }
+  for (const auto& name : *names) {
+    if (name.rfind("libamdhip64.so", 0) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 RocmFacts probe_rocm(const ProbeContext& context) {
@@ -29,6 +50,22 @@ RocmFacts probe_rocm(const ProbeContext& context) {
   }
   facts.opt_rocm_target = host.read_link("/opt/rocm");
   facts.opt_rocm_version = read_version(host, "/opt/rocm");
+  facts.rocm_path = host.env("ROCM_PATH");
+  if (facts.rocm_path) {
+    facts.rocm_path_version = read_version(host, *facts.rocm_path);
+  }
+  facts.hip_path = host.env("HIP_PATH");
+  if (const auto ld_path = host.env("LD_LIBRARY_PATH")) {
+    for (const auto part : util::split(*ld_path, ':')) {
+      const std::string dir(part);
+      if (!dir.empty() && dir.front() == '/' && holds_hip(host, dir)) {
+        facts.ld_library_hip.push_back({dir, read_version(host, parent_dir(dir))});
+      }
+    }
+  }
+  facts.wsl_dxcore = host.stat("/usr/lib/wsl/lib/libdxcore.so").has_value();
+  const std::string active = facts.rocm_path.value_or("/opt/rocm");
+  facts.rocdxg = host.stat(active + "/lib/librocdxg.so").has_value();
   return facts;
 }
 

@@ -10,17 +10,6 @@ namespace rocdoc {
 
 namespace {
 
-bool probe_has_facts(const Facts& facts, std::string_view probe) {
-  if (probe == "pci") return facts.pci.has_value();
-  if (probe == "driver") return facts.driver.has_value();
-  if (probe == "access") return facts.access.has_value();
-  if (probe == "kfd_topology") return facts.kfd.has_value();
-  if (probe == "system") return facts.system.has_value();
-  if (probe == "env") return facts.env.has_value();
-  if (probe == "rocm") return facts.rocm.has_value();
-  return false;
-}
-
 std::vector<ProbeRecord> run_probes(const ProbeContext& context, Facts& facts) {
   std::vector<ProbeRecord> records;
   for (const auto& probe : probe_table()) {
@@ -45,7 +34,8 @@ std::vector<ProbeRecord> run_probes(const ProbeContext& context, Facts& facts) {
 
 std::optional<std::string> missing_probe(const CheckInfo& check, const Report& report) {
   for (const auto needed : check.needs) {
-    if (probe_has_facts(report.facts, needed)) {
+    const ProbeInfo* probe = find_probe(needed);
+    if (probe != nullptr && probe->has_facts(report.facts)) {
       continue;
     }
     for (const auto& record : report.probes) {

@@ -49,6 +49,20 @@ const std::string* EnvFacts::find(const std::string& name) const {
   return it == variables.end() ? nullptr : &it->second;
 }
 
+const PythonPackage* PythonEnvironment::package(const std::string& name) const {
+  const auto it = std::find_if(packages.begin(), packages.end(),
+                               [&](const PythonPackage& p) { return p.name == name; });
+  return it == packages.end() ? nullptr : &*it;
+}
+
+std::string PythonEnvironment::describe() const {
+  std::string by;
+  for (const auto& way : found_by) {
+    by += (by.empty() ? "" : ", ") + way;
+  }
+  return site_dir + " (" + by + ")";
+}
+
 std::optional<std::string> RocmFacts::active_major_minor() const {
   std::optional<std::string> version = opt_rocm_version;
   if (!version && installs.size() == 1) {

@@ -196,14 +196,57 @@ json facts_to_json(const Facts& facts) {
   result["kfd_topology"] = facts.kfd ? kfd_json(*facts.kfd) : json(nullptr);
   result["system"] = facts.system ? system_json(*facts.system) : json(nullptr);
   result["env"] = facts.env ? json(facts.env->variables) : json(nullptr);
+  if (facts.python) {
+    json environments = json::array();
+    for (const auto& environment : facts.python->environments) {
+      json packages = json::object();
+      for (const auto& package : environment.packages) {
+        packages[package.name] = package.version;
+      }
+      json torch = nullptr;
+      if (environment.torch) {
+        const TorchInstall& t = *environment.torch;
+        torch = {{"version", t.version},
+                 {"build", t.build == TorchBuild::rocm   ? "rocm"
+                           : t.build == TorchBuild::cuda ? "cuda"
+                                                         : "cpu"},
+                 {"hip", optional_json(t.hip)},
+                 {"cuda", optional_json(t.cuda)},
+                 {"rocm", optional_json(t.rocm)},
+                 {"git_version", optional_json(t.git_version)},
+                 {"metadata_version", optional_json(t.metadata_version)},
+                 {"metadata_path", t.metadata_path},
+                 {"bundled_hsa_runtime", t.bundled_hsa_runtime},
+                 {"compiled_targets", optional_json(t.compiled_targets)}};
+      }
+      environments.push_back({{"site_dir", environment.site_dir},
+                              {"prefix", environment.prefix},
+                              {"found_by", environment.found_by},
+                              {"torch", torch},
+                              {"packages", packages}});
+    }
+    result["python"] = {{"environments", environments}};
+  } else {
+    result["python"] = nullptr;
+  }
   if (facts.rocm) {
     json installs = json::array();
     for (const auto& install : facts.rocm->installs) {
       installs.push_back({{"path", install.path}, {"version", optional_json(install.version)}});
     }
+    json hip_dirs = json::array();
+    for (const auto& dir : facts.rocm->ld_library_hip) {
+      hip_dirs.push_back({{"dir", dir.dir}, {"version", optional_json(dir.version)}});
+    }
     result["rocm"] = {{"installs", installs},
                       {"opt_rocm_target", optional_json(facts.rocm->opt_rocm_target)},
-                      {"opt_rocm_version", optional_json(facts.rocm->opt_rocm_version)}};
+                      {"opt_rocm_version", optional_json(facts.rocm->opt_rocm_version)},
+                      {"rocm_path", optional_json(facts.rocm->rocm_path)},
+                      {"rocm_path_version", optional_json(facts.rocm->rocm_path_version)},
+                      {"hip_path", optional_json(facts.rocm->hip_path)},
+                      {"ld_library_hip", hip_dirs},
+                      {"wsl_dxcore", facts.rocm->wsl_dxcore},
+                      {"rocdxg", facts.rocm->rocdxg}};
   } else {
     result["rocm"] = nullptr;
   }

@@ -74,7 +74,37 @@ class RuleReader {
     }
   }
 
-  const std::string& file() const { return m_file; }
+  /// An optional string; "" when the key is absent.
+  std::string optional_text(const YAML::Node& parent, const char* key) const {
+    return parent[key] ? text(parent, key) : std::string();
+  }
+
+  /// A string that must be one of `allowed`.
+  std::string choice(const YAML::Node& parent, const char* key,
+                     std::initializer_list<std::string_view> allowed) const {
+    const std::string value = text(parent, key);
+    if (std::find(allowed.begin(), allowed.end(), value) == allowed.end()) {
+      std::string list;
+      for (const auto option : allowed) {
+        list += (list.empty() ? "" : ", ") + std::string(option);
+      }
+      fail(parent[key],
+           "\"" + std::string(key) + "\" must be one of " + list + ", not \"" + value + "\"");
+    }
+    return value;
+  }
+
+  /// A list of gfx targets that must all be defined.
+  std::vector<std::string> targets(const YAML::Node& parent, const char* key,
+                                   const Knowledge& knowledge) const {
+    std::vector<std::string> names = texts(parent, key);
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (knowledge.target(names[i]) == nullptr) {
+        fail(parent[key][i], "unknown gfx target " + names[i] + " (not in gfx_targets.yaml)");
+      }
+    }
+    return names;
+  }
 
  private:
   std::string m_file;
@@ -88,18 +118,36 @@ YAML::Node parse(const RuleText& file) {
   }
 }
 
-GpuKind parse_kind(const RuleReader& reader, const YAML::Node& entry) {
-  const std::string kind = reader.text(entry, "kind");
-  if (kind == "radeon") {
-    return GpuKind::radeon;
+OverrideVerdict verdict_from(const std::string& name) {
+  if (name == "works") {
+    return OverrideVerdict::works;
   }
-  if (kind == "instinct") {
-    return GpuKind::instinct;
+  if (name == "unneeded") {
+    return OverrideVerdict::unneeded;
   }
-  if (kind == "apu") {
-    return GpuKind::apu;
+  return name == "dangerous" ? OverrideVerdict::dangerous : OverrideVerdict::none;
+}
+
+GfxOverride load_override(const RuleReader& reader, const YAML::Node& node) {
+  reader.require_map(node, "\"override\"");
+  GfxOverride result;
+  result.value = reader.optional_text(node, "value");
+  result.verdict =
+      verdict_from(reader.choice(node, "verdict", {"works", "unneeded", "dangerous", "none"}));
+  result.unneeded_since_torch = reader.optional_text(node, "unneeded_since_torch");
+  if (node["older_torch"]) {
+    result.older_torch = verdict_from(
+        reader.choice(node, "older_torch", {"works", "unneeded", "dangerous", "none"}));
   }
-  reader.fail(entry["kind"], "\"kind\" must be radeon, instinct or apu, not \"" + kind + "\"");
+  result.note = reader.optional_text(node, "note");
+  result.source = reader.text(node, "source");
+  if (result.verdict != OverrideVerdict::none && result.value.empty()) {
+    reader.fail(node, "an override with a verdict other than none needs a \"value\"");
+  }
+  if (result.verdict == OverrideVerdict::unneeded && result.unneeded_since_torch.empty()) {
+    reader.fail(node, "verdict unneeded needs \"unneeded_since_torch\"");
+  }
+  return result;
 }
 
 void load_gfx_targets(const RuleText& file, Knowledge& knowledge) {
@@ -112,10 +160,31 @@ void load_gfx_targets(const RuleText& file, Knowledge& knowledge) {
     GfxTarget target;
     target.name = reader.text(entry, "name");
     target.kfd = reader.number(entry, "kfd");
-    target.family = reader.text(entry, "family");
-    target.kind = parse_kind(reader, entry);
+    target.family = reader.choice(entry, "family",
+                                  {"GCN3", "GCN4", "GCN5", "CDNA1", "CDNA2", "CDNA3", "CDNA4",
+                                   "RDNA1", "RDNA2", "RDNA3", "RDNA3.5", "RDNA4"});
+    const std::string kind = reader.choice(entry, "kind", {"radeon", "instinct", "apu"});
+    target.kind = kind == "instinct" ? GpuKind::instinct
+                  : kind == "apu"    ? GpuKind::apu
+                                     : GpuKind::radeon;
     target.products = reader.texts(entry, "products");
     target.source = reader.text(entry, "source");
+    if (const YAML::Node rocm = entry["rocm"]) {
+      reader.require_map(rocm, "\"rocm\"");
+      for (const auto& release : rocm) {
+        const std::string status = release.second.Scalar();
+        if (status != "supported" && status != "deprecated" && status != "unsupported") {
+          reader.fail(
+              release.second,
+              "ROCm support must be supported, deprecated or unsupported, not \"" + status + "\"");
+        }
+        target.rocm[release.first.Scalar()] = status;
+      }
+    }
+    target.rocm_since = reader.optional_text(entry, "rocm_since");
+    if (const YAML::Node override_node = entry["override"]) {
+      target.override_value = load_override(reader, override_node);
+    }
     if (!seen.insert(target.name).second) {
       reader.fail(entry["name"], "target " + target.name + " is defined twice");
     }
@@ -140,6 +209,9 @@ void load_pci_ids(const RuleText& file, Knowledge& knowledge) {
       reader.fail(entry["id"],
                   "\"id\" must be four hex digits such as \"74a1\", not \"" + id + "\"");
     }
+    if (entry["kind"] && reader.text(entry, "kind") == "bridge") {
+      continue;  // switch ports: documented, not GPUs
+    }
     PciIdEntry pci;
     pci.device = static_cast<std::uint16_t>(*device);
     pci.name = reader.text(entry, "name");
@@ -155,19 +227,29 @@ void load_pci_ids(const RuleText& file, Knowledge& knowledge) {
   }
 }
 
+bool is_major_minor(const std::string& release) {
+  const auto parts = util::split(release, '.');
+  return parts.size() == 2 && util::parse_unsigned(parts[0]) && util::parse_unsigned(parts[1]);
+}
+
 void load_rocm_releases(const RuleText& file, Knowledge& knowledge) {
   const RuleReader reader(file.name);
   const YAML::Node root = parse(file);
   reader.require_map(root, "the file");
   for (const auto& entry : reader.sequence(root, "releases")) {
     reader.require_map(entry, "a release");
-    const std::string release = reader.text(entry, "rocm");
-    reader.text(entry, "source");
-    if (std::count(release.begin(), release.end(), '.') != 1) {
+    RocmRelease release;
+    release.rocm = reader.text(entry, "rocm");
+    release.source = reader.text(entry, "source");
+    if (!is_major_minor(release.rocm)) {
       reader.fail(entry["rocm"],
-                  "\"rocm\" must be major.minor such as \"6.3\", not \"" + release + "\"");
+                  "\"rocm\" must be major.minor such as \"6.3\", not \"" + release.rocm + "\"");
     }
-    knowledge.rocm_releases.push_back(release);
+    for (const auto& os : reader.sequence(entry, "os")) {
+      reader.require_map(os, "an os entry");
+      release.os.push_back({reader.text(os, "id"), reader.texts(os, "versions")});
+    }
+    knowledge.rocm_releases.push_back(std::move(release));
   }
   if (!root["driver_versions"]) {
     return;
@@ -180,6 +262,96 @@ void load_rocm_releases(const RuleText& file, Knowledge& knowledge) {
       reader.fail(entry["rocm"], "unknown ROCm release " + version.rocm + " (not in releases)");
     }
     knowledge.driver_versions.push_back(std::move(version));
+  }
+}
+
+void load_torch(const RuleText& file, Knowledge& knowledge) {
+  const RuleReader reader(file.name);
+  const YAML::Node root = parse(file);
+  reader.require_map(root, "the file");
+  for (const auto& entry : reader.sequence(root, "releases")) {
+    reader.require_map(entry, "a torch release");
+    TorchRelease release;
+    release.torch = reader.text(entry, "torch");
+    release.torchvision = reader.text(entry, "torchvision");
+    release.torchaudio = reader.optional_text(entry, "torchaudio");
+    release.torchaudio_pair = reader.optional_text(entry, "torchaudio_pair");
+    release.triton_rocm = reader.optional_text(entry, "triton_rocm");
+    release.rocm_indexes = reader.texts(entry, "rocm_indexes");
+    release.gfx = reader.targets(entry, "gfx", knowledge);
+    release.source = reader.text(entry, "source");
+    if (release.torchaudio.empty() && release.torchaudio_pair.empty()) {
+      reader.fail(entry, "a torch release needs \"torchaudio\" or \"torchaudio_pair\"");
+    }
+    if (release.rocm_indexes.empty()) {
+      reader.fail(entry, "a torch release needs at least one \"rocm_indexes\" entry");
+    }
+    for (std::size_t i = 0; i < release.rocm_indexes.size(); ++i) {
+      if (release.rocm_indexes[i].rfind("rocm", 0) != 0) {
+        reader.fail(entry["rocm_indexes"][i],
+                    "an index is named rocmX.Y[.Z], not \"" + release.rocm_indexes[i] + "\"");
+      }
+    }
+    if (const YAML::Node exceptions = entry["gfx_exceptions"]) {
+      for (const auto& exception : exceptions) {
+        const std::string index = reader.text(exception, "index");
+        if (std::find(release.rocm_indexes.begin(), release.rocm_indexes.end(), index) ==
+            release.rocm_indexes.end()) {
+          reader.fail(exception["index"],
+                      "index " + index + " is not among this release's rocm_indexes");
+        }
+        release.gfx_exceptions[index] = reader.targets(exception, "gfx", knowledge);
+      }
+    }
+    if (knowledge.torch_release(release.torch) != nullptr) {
+      reader.fail(entry["torch"], "torch " + release.torch + " is listed twice");
+    }
+    knowledge.torch_releases.push_back(std::move(release));
+  }
+}
+
+void load_env_vars(const RuleText& file, Knowledge& knowledge) {
+  const RuleReader reader(file.name);
+  const YAML::Node root = parse(file);
+  reader.require_map(root, "the file");
+  for (const auto& entry : reader.sequence(root, "variables")) {
+    reader.require_map(entry, "a variable");
+    EnvVariable variable;
+    variable.name = reader.text(entry, "name");
+    variable.kind = reader.choice(entry, "kind", {"real", "misspelling"}) == "real"
+                        ? EnvVarKind::real
+                        : EnvVarKind::misspelling;
+    variable.real = reader.optional_text(entry, "real");
+    variable.description = reader.optional_text(entry, "description");
+    variable.source = reader.text(entry, "source");
+    if (variable.kind == EnvVarKind::misspelling && variable.real.empty()) {
+      reader.fail(entry, "a misspelling needs \"real\": the name it stands for");
+    }
+    knowledge.env_variables.push_back(std::move(variable));
+  }
+  for (const auto& variable : knowledge.env_variables) {
+    if (variable.kind == EnvVarKind::misspelling &&
+        knowledge.env_variable(variable.real) == nullptr) {
+      throw RulesError(file.name, 0, 0,
+                       variable.name + " names " + variable.real + ", which is not listed");
+    }
+  }
+}
+
+void load_wsl(const RuleText& file, Knowledge& knowledge) {
+  const RuleReader reader(file.name);
+  const YAML::Node root = parse(file);
+  reader.require_map(root, "the file");
+  for (const auto& entry : reader.sequence(root, "releases")) {
+    reader.require_map(entry, "a WSL release");
+    WslRelease release;
+    release.rocm = reader.text(entry, "rocm");
+    release.windows_driver = reader.optional_text(entry, "windows_driver");
+    release.runtime_library = reader.optional_text(entry, "runtime_library");
+    release.supported = !entry["supported"] || entry["supported"].as<std::string>() != "false";
+    release.source = reader.text(entry, "source");
+    reader.targets(entry, "gpus", knowledge);
+    knowledge.wsl_releases.push_back(std::move(release));
   }
 }
 
@@ -209,6 +381,12 @@ const GfxTarget* Knowledge::target(std::string_view name) const {
   return it == targets.end() ? nullptr : &*it;
 }
 
+const PciIdEntry* Knowledge::amd_pci_id(std::uint16_t device) const {
+  const auto it = std::find_if(pci_ids.begin(), pci_ids.end(),
+                               [&](const PciIdEntry& e) { return e.device == device; });
+  return it == pci_ids.end() ? nullptr : &*it;
+}
+
 const DriverVersion* Knowledge::driver_version(std::string_view module) const {
   const auto it = std::find_if(driver_versions.begin(), driver_versions.end(),
                                [&](const DriverVersion& d) { return d.module == module; });
@@ -216,17 +394,50 @@ const DriverVersion* Knowledge::driver_version(std::string_view module) const {
 }
 
 std::optional<int> Knowledge::rocm_release_index(std::string_view major_minor) const {
-  const auto it = std::find(rocm_releases.begin(), rocm_releases.end(), major_minor);
+  const auto it = std::find_if(rocm_releases.begin(), rocm_releases.end(),
+                               [&](const RocmRelease& r) { return r.rocm == major_minor; });
   if (it == rocm_releases.end()) {
     return std::nullopt;
   }
   return static_cast<int>(it - rocm_releases.begin());
 }
 
-const PciIdEntry* Knowledge::amd_pci_id(std::uint16_t device) const {
-  const auto it = std::find_if(pci_ids.begin(), pci_ids.end(),
-                               [&](const PciIdEntry& e) { return e.device == device; });
-  return it == pci_ids.end() ? nullptr : &*it;
+const RocmRelease* Knowledge::rocm_release(std::string_view major_minor) const {
+  const auto index = rocm_release_index(major_minor);
+  return index ? &rocm_releases[static_cast<std::size_t>(*index)] : nullptr;
+}
+
+const TorchRelease* Knowledge::torch_release(std::string_view version) const {
+  version = version.substr(0, version.find('+'));  // local version: 2.6.0+rocm6.2.4
+  const auto it = std::find_if(torch_releases.begin(), torch_releases.end(),
+                               [&](const TorchRelease& t) { return t.torch == version; });
+  return it == torch_releases.end() ? nullptr : &*it;
+}
+
+const EnvVariable* Knowledge::env_variable(std::string_view name) const {
+  const auto it = std::find_if(env_variables.begin(), env_variables.end(),
+                               [&](const EnvVariable& v) { return v.name == name; });
+  return it == env_variables.end() ? nullptr : &*it;
+}
+
+const WslRelease* Knowledge::wsl_release(std::string_view rocm_version) const {
+  const WslRelease* best = nullptr;
+  for (const auto& release : wsl_releases) {
+    if (release.rocm == rocm_version) {
+      return &release;
+    }
+    const auto dot = rocm_version.find('.', rocm_version.find('.') + 1);
+    const std::string_view major_minor = rocm_version.substr(0, dot);
+    if (release.rocm.rfind(std::string(major_minor) + ".", 0) == 0 || release.rocm == major_minor) {
+      best = &release;
+    }
+  }
+  return best;
+}
+
+const std::vector<std::string>& TorchRelease::targets_for(const std::string& index) const {
+  const auto it = gfx_exceptions.find(index);
+  return it == gfx_exceptions.end() ? gfx : it->second;
 }
 
 Knowledge load_knowledge(const std::vector<RuleText>& files, std::string origin) {
@@ -235,15 +446,19 @@ Knowledge load_knowledge(const std::vector<RuleText>& files, std::string origin)
   for (const auto& file : files) {
     parse(file);  // every file must at least be valid YAML
   }
-  const RuleText* targets = find_rule_file(files, "gfx_targets.yaml");
-  const RuleText* pci_ids = find_rule_file(files, "pci_ids.yaml");
-  if (targets == nullptr || pci_ids == nullptr) {
-    throw RulesError(knowledge.origin, 0, 0, "the rules need gfx_targets.yaml and pci_ids.yaml");
-  }
-  load_gfx_targets(*targets, knowledge);
-  load_pci_ids(*pci_ids, knowledge);
-  if (const RuleText* releases = find_rule_file(files, "rocm_releases.yaml")) {
-    load_rocm_releases(*releases, knowledge);
+  using Loader = void (*)(const RuleText&, Knowledge&);
+  // In dependency order: later files refer to the gfx targets.
+  const std::pair<std::string_view, Loader> loaders[] = {
+      {"gfx_targets.yaml", load_gfx_targets},     {"pci_ids.yaml", load_pci_ids},
+      {"rocm_releases.yaml", load_rocm_releases}, {"torch.yaml", load_torch},
+      {"env_vars.yaml", load_env_vars},           {"wsl.yaml", load_wsl},
+  };
+  for (const auto& [name, load] : loaders) {
+    const RuleText* file = find_rule_file(files, name);
+    if (file == nullptr) {
+      throw RulesError(knowledge.origin, 0, 0, "the rules need " + std::string(name));
+    }
+    load(*file, knowledge);
   }
   return knowledge;
 }

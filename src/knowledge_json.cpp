@@ -3,79 +3,70 @@
 
 #include "rocdoc/knowledge.h"
 
+namespace nlohmann {
+
+template <typename T>
+struct adl_serializer<std::optional<T>> {
+  static void to_json(json& j, const std::optional<T>& value) {
+    j = value ? json(*value) : json(nullptr);
+  }
+  static void from_json(const json& j, std::optional<T>& value) {
+    value = j.is_null() ? std::nullopt : std::optional<T>(j.get<T>());
+  }
+};
+
+}  // namespace nlohmann
+
 namespace rocdoc {
 
-namespace {
+NLOHMANN_JSON_SERIALIZE_ENUM(GpuKind, {{GpuKind::radeon, "radeon"},
+                                       {GpuKind::instinct, "instinct"},
+                                       {GpuKind::apu, "apu"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(OverrideVerdict, {{OverrideVerdict::works, "works"},
+                                               {OverrideVerdict::unneeded, "unneeded"},
+                                               {OverrideVerdict::dangerous, "dangerous"},
+                                               {OverrideVerdict::none, "none"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(EnvVarKind,
+                             {{EnvVarKind::real, "real"}, {EnvVarKind::misspelling, "misspelling"}})
 
-using nlohmann::json;
-
-std::string_view kind_name(GpuKind kind) {
-  switch (kind) {
-    case GpuKind::radeon:
-      return "radeon";
-    case GpuKind::instinct:
-      return "instinct";
-    case GpuKind::apu:
-      return "apu";
-  }
-  return "radeon";
-}
-
-GpuKind kind_from(const std::string& name) {
-  if (name == "instinct") {
-    return GpuKind::instinct;
-  }
-  return name == "apu" ? GpuKind::apu : GpuKind::radeon;
-}
-
-}  // namespace
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GfxOverride, value, verdict, unneeded_since_torch, older_torch,
+                                   note, source)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GfxTarget, name, kfd, family, kind, products, source, rocm,
+                                   rocm_since, override_value)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PciIdEntry, device, name, gfx, source)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TorchRelease, torch, torchvision, torchaudio, torchaudio_pair,
+                                   triton_rocm, rocm_indexes, gfx, gfx_exceptions, source)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(OsSupport, id, versions)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RocmRelease, rocm, os, source)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DriverVersion, module, rocm, source)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(EnvVariable, name, kind, real, description, source)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(WslRelease, rocm, windows_driver, runtime_library, supported,
+                                   source)
 
 std::string knowledge_to_json(const Knowledge& knowledge) {
-  json targets = json::array();
-  for (const auto& t : knowledge.targets) {
-    targets.push_back({{"name", t.name},
-                       {"kfd", t.kfd},
-                       {"family", t.family},
-                       {"kind", kind_name(t.kind)},
-                       {"products", t.products},
-                       {"source", t.source}});
-  }
-  json pci = json::array();
-  for (const auto& p : knowledge.pci_ids) {
-    pci.push_back({{"device", p.device}, {"name", p.name}, {"gfx", p.gfx}, {"source", p.source}});
-  }
-  json drivers = json::array();
-  for (const auto& d : knowledge.driver_versions) {
-    drivers.push_back({{"module", d.module}, {"rocm", d.rocm}, {"source", d.source}});
-  }
-  return json{{"targets", targets},
-              {"pci_ids", pci},
-              {"rocm_releases", knowledge.rocm_releases},
-              {"driver_versions", drivers}}
-      .dump();
+  const nlohmann::json document = {
+      {"targets", knowledge.targets},
+      {"pci_ids", knowledge.pci_ids},
+      {"rocm_releases", knowledge.rocm_releases},
+      {"driver_versions", knowledge.driver_versions},
+      {"torch_releases", knowledge.torch_releases},
+      {"env_variables", knowledge.env_variables},
+      {"wsl_releases", knowledge.wsl_releases},
+  };
+  return document.dump();
 }
 
 Knowledge knowledge_from_json(std::string_view text, std::string origin) {
-  const json document = json::parse(text);
+  const nlohmann::json document = nlohmann::json::parse(text);
   Knowledge knowledge;
   knowledge.origin = std::move(origin);
-  for (const auto& t : document.at("targets")) {
-    knowledge.targets.push_back(
-        {t.at("name").get<std::string>(), t.at("kfd").get<std::uint32_t>(),
-         t.at("family").get<std::string>(), kind_from(t.at("kind").get<std::string>()),
-         t.at("products").get<std::vector<std::string>>(), t.at("source").get<std::string>()});
-  }
-  for (const auto& p : document.at("pci_ids")) {
-    knowledge.pci_ids.push_back({p.at("device").get<std::uint16_t>(),
-                                 p.at("name").get<std::string>(), p.at("gfx").get<std::string>(),
-                                 p.at("source").get<std::string>()});
-  }
-  knowledge.rocm_releases = document.at("rocm_releases").get<std::vector<std::string>>();
-  for (const auto& d : document.at("driver_versions")) {
-    knowledge.driver_versions.push_back({d.at("module").get<std::string>(),
-                                         d.at("rocm").get<std::string>(),
-                                         d.at("source").get<std::string>()});
-  }
+  document.at("targets").get_to(knowledge.targets);
+  document.at("pci_ids").get_to(knowledge.pci_ids);
+  document.at("rocm_releases").get_to(knowledge.rocm_releases);
+  document.at("driver_versions").get_to(knowledge.driver_versions);
+  document.at("torch_releases").get_to(knowledge.torch_releases);
+  document.at("env_variables").get_to(knowledge.env_variables);
+  document.at("wsl_releases").get_to(knowledge.wsl_releases);
   return knowledge;
 }
 

@@ -58,7 +58,8 @@ void render_json(const Report& report, std::ostream& out) {
       {"facts", facts_to_json(report.facts)},
       {"probes", probes},
   };
-  out << document.dump(2) << "\n";
+  // Facts come from the machine: bytes that are not UTF-8 are replaced, never fatal.
+  out << document.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
 }
 
 }  // namespace rocdoc

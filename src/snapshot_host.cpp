@@ -378,6 +378,18 @@ std::vector<std::pair<std::string, std::string>> SnapshotHost::environment() con
   return result;
 }
 
+std::optional<std::vector<std::string>> SnapshotHost::offload_targets(std::string_view path) const {
+  const auto inside = resolve(path, FinalLink::follow);
+  if (!inside) {
+    return std::nullopt;
+  }
+  const auto it = m_manifest.binaries.find(*inside);
+  if (it == m_manifest.binaries.end() || it->second.gfx_targets.empty()) {
+    return std::nullopt;
+  }
+  return it->second.gfx_targets;
+}
+
 std::optional<std::string> SnapshotHost::local_path(std::string_view path) const {
   const auto inside = resolve(path, FinalLink::follow);
   if (!inside) {

@@ -63,6 +63,7 @@ class SnapshotHost final : public Host {
   Identity identity() const override { return m_manifest.identity; }
   Uname uname() const override { return m_manifest.uname; }
   std::optional<std::string> local_path(std::string_view path) const override;
+  std::optional<std::vector<std::string>> offload_targets(std::string_view path) const override;
 
  private:
   std::optional<std::string> link_target(const std::string& inside) const;

@@ -161,13 +161,65 @@ struct RocmInstall {
   std::optional<std::string> version;  ///< from .info/version, "6.2.0-66"
 };
 
+/// A directory on LD_LIBRARY_PATH that holds libamdhip64.so*: it wins over a wheel's copy.
+struct HipLibraryDir {
+  std::string dir;
+  std::optional<std::string> version;  ///< of the ROCm it belongs to (<dir>/../.info/version)
+};
+
 struct RocmFacts {
   std::vector<RocmInstall> installs;            ///< /opt/rocm-* directories, sorted
   std::optional<std::string> opt_rocm_target;   ///< where the /opt/rocm link points
   std::optional<std::string> opt_rocm_version;  ///< version of what /opt/rocm is
+  std::optional<std::string> rocm_path;         ///< ROCM_PATH
+  std::optional<std::string> rocm_path_version;
+  std::optional<std::string> hip_path;        ///< HIP_PATH
+  std::vector<HipLibraryDir> ld_library_hip;  ///< LD_LIBRARY_PATH entries with libamdhip64
+  bool wsl_dxcore = false;                    ///< /usr/lib/wsl/lib/libdxcore.so exists
+  bool rocdxg = false;                        ///< librocdxg.so in the active ROCm's lib/
 
   /// "6.2" from the version of /opt/rocm, else of the only install; nullopt when unknown.
   std::optional<std::string> active_major_minor() const;
+};
+
+// ---- python ----------------------------------------------------------------------------
+
+enum class TorchBuild { rocm, cuda, cpu };
+
+/// torch as its files say (torch/version.py, parsed as data; dist-info or egg-info).
+struct TorchInstall {
+  std::string version;  ///< torch.__version__, "2.6.0+rocm6.2.4"
+  std::optional<std::string> cuda;
+  std::optional<std::string> hip;
+  std::optional<std::string> rocm;
+  std::optional<std::string> git_version;
+  TorchBuild build = TorchBuild::cpu;
+  std::optional<std::string> metadata_version;  ///< Version: of its dist-info/egg-info
+  std::string metadata_path;
+  std::vector<std::string> bundled_hsa_runtime;  ///< torch/lib/libhsa-runtime64.so* paths
+  std::optional<std::vector<std::string>> compiled_targets;  ///< of torch/lib/libtorch_hip.so
+};
+
+/// A package installed beside torch: torchvision, torchaudio, pytorch-triton-rocm, triton.
+struct PythonPackage {
+  std::string name;
+  std::string version;
+};
+
+struct PythonEnvironment {
+  std::string site_dir;
+  std::string prefix;
+  std::vector<std::string> found_by;  ///< "VIRTUAL_ENV", "python3 on PATH (/usr/bin)", ...
+  std::optional<TorchInstall> torch;
+  std::vector<PythonPackage> packages;
+
+  const PythonPackage* package(const std::string& name) const;
+  /// "/home/alice/venv (VIRTUAL_ENV)" for messages.
+  std::string describe() const;
+};
+
+struct PythonFacts {
+  std::vector<PythonEnvironment> environments;  ///< each site directory once, in search order
 };
 
 // ---- env -------------------------------------------------------------------------------
@@ -190,6 +242,7 @@ struct Facts {
   std::optional<SystemFacts> system;
   std::optional<EnvFacts> env;
   std::optional<RocmFacts> rocm;
+  std::optional<PythonFacts> python;
 };
 
 }  // namespace rocdoc

@@ -84,6 +84,10 @@ class Host {
   virtual Identity identity() const = 0;
   virtual Uname uname() const = 0;
 
+  /// gfx targets in a file's HIP offload bundles when they are known without reading the
+  /// file: a snapshot records them ("binaries"); the live machine does not scan by default.
+  virtual std::optional<std::vector<std::string>> offload_targets(std::string_view path) const = 0;
+
   /// A directory of the reading machine that holds the inspected machine's `path`,
   /// for libraries that need a real path (libpci's sysfs.path). nullopt if none.
   virtual std::optional<std::string> local_path(std::string_view path) const = 0;

@@ -13,6 +13,18 @@ namespace rocdoc {
 
 enum class GpuKind { radeon, instinct, apu };
 
+/// What the community HSA_OVERRIDE_GFX_VERSION value does for a target.
+enum class OverrideVerdict { works, unneeded, dangerous, none };
+
+struct GfxOverride {
+  std::string value;  ///< "10.3.0"; empty when no value is in use (verdict none)
+  OverrideVerdict verdict = OverrideVerdict::none;
+  std::string unneeded_since_torch;  ///< with unneeded: first torch whose wheels have the target
+  std::optional<OverrideVerdict> older_torch;  ///< with unneeded: the verdict for older wheels
+  std::string note;
+  std::string source;
+};
+
 struct GfxTarget {
   std::string name;       ///< "gfx1031"
   std::uint32_t kfd = 0;  ///< 100301
@@ -20,6 +32,9 @@ struct GfxTarget {
   GpuKind kind = GpuKind::radeon;
   std::vector<std::string> products;
   std::string source;
+  std::map<std::string, std::string> rocm;  ///< "6.4" → supported | deprecated | unsupported
+  std::string rocm_since;                   ///< first point release when support began mid-minor
+  std::optional<GfxOverride> override_value;
 
   bool is_mi300_class() const { return family == "CDNA3" || family == "CDNA4"; }
 };
@@ -29,6 +44,55 @@ struct PciIdEntry {
   std::string name;
   std::string gfx;
   std::string source;
+};
+
+/// One torch release and its official pytorch.org ROCm wheels.
+struct TorchRelease {
+  std::string torch;        ///< "2.6.0"
+  std::string torchvision;  ///< "0.21.0"
+  std::string torchaudio;   ///< empty when none was published (see torchaudio_pair)
+  std::string torchaudio_pair;
+  std::string triton_rocm;                ///< pytorch-triton-rocm pin; empty when not verified
+  std::vector<std::string> rocm_indexes;  ///< "rocm6.2.4"
+  std::vector<std::string> gfx;           ///< targets compiled into the wheels
+  std::map<std::string, std::vector<std::string>> gfx_exceptions;  ///< index → targets
+  std::string source;
+
+  /// Targets of the wheels of one index (gfx_exceptions, else gfx).
+  const std::vector<std::string>& targets_for(const std::string& index) const;
+  /// The torchaudio version to install with it.
+  const std::string& audio() const { return torchaudio.empty() ? torchaudio_pair : torchaudio; }
+};
+
+struct OsSupport {
+  std::string id;                     ///< os-release ID
+  std::vector<std::string> versions;  ///< VERSION_ID prefixes
+};
+
+struct RocmRelease {
+  std::string rocm;  ///< "6.3"
+  std::vector<OsSupport> os;
+  std::string source;
+};
+
+enum class EnvVarKind { real, misspelling };
+
+struct EnvVariable {
+  std::string name;
+  EnvVarKind kind = EnvVarKind::real;
+  std::string real;  ///< with misspelling: the real name
+  std::string description;
+  std::string source;
+};
+
+struct WslRelease {
+  std::string rocm;  ///< "6.4.2"
+  std::string windows_driver;
+  std::string runtime_library;
+  bool supported = true;
+  std::string source;
+
+  bool uses_rocdxg() const { return runtime_library.find("librocdxg") != std::string::npos; }
 };
 
 /// An amdgpu DKMS module version and the ROCm release it ships with.
@@ -41,8 +105,11 @@ struct DriverVersion {
 struct Knowledge {
   std::vector<GfxTarget> targets;
   std::vector<PciIdEntry> pci_ids;
-  std::vector<std::string> rocm_releases;  ///< major.minor, oldest first
+  std::vector<RocmRelease> rocm_releases;  ///< oldest first
   std::vector<DriverVersion> driver_versions;
+  std::vector<TorchRelease> torch_releases;  ///< oldest first
+  std::vector<EnvVariable> env_variables;
+  std::vector<WslRelease> wsl_releases;
   std::string origin;  ///< "embedded" or the --rules directory
 
   const GfxTarget* target(std::string_view name) const;
@@ -50,6 +117,12 @@ struct Knowledge {
   const DriverVersion* driver_version(std::string_view module) const;
   /// Position of a major.minor release in rocm_releases; nullopt when unknown.
   std::optional<int> rocm_release_index(std::string_view major_minor) const;
+  const RocmRelease* rocm_release(std::string_view major_minor) const;
+  /// The release row of a torch version ("2.6.0", "2.6.0+rocm6.2.4" → 2.6.0); null if unknown.
+  const TorchRelease* torch_release(std::string_view version) const;
+  const EnvVariable* env_variable(std::string_view name) const;
+  /// The WSL row for a ROCm version ("6.4.2"), or the newest row of that major.minor.
+  const WslRelease* wsl_release(std::string_view rocm_version) const;
 };
 
 /// A rules file that cannot be used: where (file:line:column) and what.

@@ -19,7 +19,10 @@ struct ProbeInfo {
   std::string_view name;
   std::string_view description;
   void (*run)(const ProbeContext&, Facts&);  ///< fills its member of Facts; may throw
+  bool (*has_facts)(const Facts&);           ///< whether its member of Facts is filled
 };
+
+const ProbeInfo* find_probe(std::string_view name);
 
 std::span<const ProbeInfo> probe_table();
 

@@ -17,7 +17,13 @@ const char* k_targets = R"(targets:
 
 RulesError load_error(const std::string& targets, const std::string& pci) {
   try {
-    load_knowledge({{"gfx_targets.yaml", targets}, {"pci_ids.yaml", pci}}, "test");
+    load_knowledge({{"gfx_targets.yaml", targets},
+                    {"pci_ids.yaml", pci},
+                    {"rocm_releases.yaml", "releases: []\n"},
+                    {"torch.yaml", "releases: []\n"},
+                    {"env_vars.yaml", "variables: []\n"},
+                    {"wsl.yaml", "releases: []\n"}},
+                   "test");
   } catch (const RulesError& error) {
     return error;
   }

@@ -1,0 +1,254 @@
+#include "probes/python.h"
+
+#include <algorithm>
+
+#include "src/util/strings.h"
+
+namespace rocdoc {
+
+namespace {
+
+constexpr std::string_view k_packages[] = {"torch", "torchvision", "torchaudio",
+                                           "pytorch-triton-rocm", "triton"};
+
+struct Candidate {
+  std::string prefix;
+  std::string found_by;
+};
+
+std::string parent_dir(std::string dir) {
+  while (dir.size() > 1 && dir.back() == '/') {
+    dir.pop_back();
+  }
+  const auto slash = dir.rfind('/');
+  return slash == 0 || slash == std::string::npos ? "/" : dir.substr(0, slash);
+}
+
+/// python3.N directories under DIR ("/usr/lib" → python3.11, python3.12).
+std::vector<std::string> python_dirs(const Host& host, const std::string& dir) {
+  std::vector<std::string> found;
+  if (const auto names = host.list_dir(dir)) {
+    for (const auto& name : *names) {
+      if (name.rfind("python3.", 0) == 0 && util::parse_unsigned(name.substr(8))) {
+        found.push_back(dir + "/" + name);
+      }
+    }
+  }
+  return found;
+}
+
+std::vector<Candidate> candidate_prefixes(const Host& host) {
+  std::vector<Candidate> candidates;
+  if (const auto venv = host.env("VIRTUAL_ENV")) {
+    candidates.push_back({*venv, "VIRTUAL_ENV"});
+  }
+  if (const auto conda = host.env("CONDA_PREFIX")) {
+    candidates.push_back({*conda, "CONDA_PREFIX"});
+  }
+  if (const auto path = host.env("PATH")) {
+    for (const auto part : util::split(*path, ':')) {
+      const std::string dir(part);
+      if (!dir.empty() && dir.front() == '/' && host.stat(dir + "/python3")) {
+        candidates.push_back({parent_dir(dir), "python3 on PATH (" + dir + ")"});
+      }
+    }
+  }
+  return candidates;
+}
+
+void add_site_dir(const Host& host, std::vector<PythonEnvironment>& environments,
+                  const std::string& site_dir, const std::string& prefix,
+                  const std::string& found_by) {
+  const auto existing =
+      std::find_if(environments.begin(), environments.end(),
+                   [&](const PythonEnvironment& e) { return e.site_dir == site_dir; });
+  if (existing != environments.end()) {
+    if (std::find(existing->found_by.begin(), existing->found_by.end(), found_by) ==
+        existing->found_by.end()) {
+      existing->found_by.push_back(found_by);
+    }
+    return;
+  }
+  const auto stat = host.stat(site_dir);
+  if (!stat || stat->type != FileType::directory) {
+    return;
+  }
+  PythonEnvironment environment;
+  environment.site_dir = site_dir;
+  environment.prefix = prefix;
+  environment.found_by.push_back(found_by);
+  environments.push_back(std::move(environment));
+}
+
+void add_prefix_site_dirs(const Host& host, std::vector<PythonEnvironment>& environments,
+                          const std::string& prefix, const std::string& found_by) {
+  for (const auto& dir : python_dirs(host, prefix + "/lib")) {
+    add_site_dir(host, environments, dir + "/site-packages", prefix, found_by);
+  }
+  if (prefix == "/usr") {
+    add_site_dir(host, environments, "/usr/lib/python3/dist-packages", prefix, found_by);
+  }
+  if (prefix == "/usr/local" || prefix == "/usr") {
+    for (const auto& dir : python_dirs(host, "/usr/local/lib")) {
+      add_site_dir(host, environments, dir + "/dist-packages", "/usr/local", found_by);
+    }
+  }
+}
+
+std::string home_of(const Identity& identity) {
+  return identity.uid == 0 ? "/root" : "/home/" + identity.user;
+}
+
+void inspect_torch(const Host& host, PythonEnvironment& environment,
+                   const std::vector<std::string>& names) {
+  const std::string torch_dir = environment.site_dir + "/torch";
+  const auto version_py = host.read_file(torch_dir + "/version.py", 64 * 1024);
+  if (!version_py) {
+    return;
+  }
+  TorchInstall torch = torch_from_version_py(parse_version_py(*version_py));
+  for (const auto& name : names) {
+    const auto package = package_from_metadata_dir(name);
+    if (package && package->name == "torch") {
+      const bool egg = name.size() > 9 && name.substr(name.size() - 9) == ".egg-info";
+      torch.metadata_path = environment.site_dir + "/" + name + (egg ? "/PKG-INFO" : "/METADATA");
+      if (const auto content = host.read_file(torch.metadata_path, 64 * 1024)) {
+        torch.metadata_version = metadata_version(*content);
+      }
+    }
+  }
+  if (const auto libs = host.list_dir(torch_dir + "/lib")) {
+    for (const auto& lib : *libs) {
+      if (lib.rfind("libhsa-runtime64.so", 0) == 0) {
+        torch.bundled_hsa_runtime.push_back(torch_dir + "/lib/" + lib);
+      }
+    }
+  }
+  torch.compiled_targets = host.offload_targets(torch_dir + "/lib/libtorch_hip.so");
+  environment.torch = std::move(torch);
+}
+
+void inspect(const Host& host, PythonEnvironment& environment) {
+  const auto names = host.list_dir(environment.site_dir);
+  if (!names) {
+    return;
+  }
+  for (const auto& name : *names) {
+    if (auto package = package_from_metadata_dir(name)) {
+      if (std::find(std::begin(k_packages), std::end(k_packages), package->name) !=
+          std::end(k_packages)) {
+        environment.packages.push_back(std::move(*package));
+      }
+    }
+  }
+  inspect_torch(host, environment, *names);
+}
+
+std::optional<std::string> quoted(std::string_view value) {
+  value = util::trim(value);
+  if (value.size() >= 2 && (value.front() == '\'' || value.front() == '"') &&
+      value.back() == value.front()) {
+    return std::string(value.substr(1, value.size() - 2));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::map<std::string, std::optional<std::string>> parse_version_py(std::string_view content) {
+  std::map<std::string, std::optional<std::string>> values;
+  for (const auto raw : util::lines(content)) {
+    const std::string_view line = util::trim(raw);
+    const auto equals = line.find('=');
+    if (line.empty() || line.front() == '#' || equals == std::string_view::npos) {
+      continue;
+    }
+    std::string_view name = util::trim(line.substr(0, equals));
+    name = util::trim(name.substr(0, name.find(':')));  // `hip: Optional[str] = ...`
+    const std::string_view value = util::trim(line.substr(equals + 1));
+    if (name.empty() || name.find(' ') != std::string_view::npos) {
+      continue;
+    }
+    if (value == "None") {
+      values[std::string(name)] = std::nullopt;
+    } else if (auto text = quoted(value)) {
+      values[std::string(name)] = std::move(text);
+    }
+  }
+  return values;
+}
+
+TorchInstall torch_from_version_py(
+    const std::map<std::string, std::optional<std::string>>& values) {
+  const auto get = [&](const char* key) -> std::optional<std::string> {
+    const auto it = values.find(key);
+    return it == values.end() ? std::nullopt : it->second;
+  };
+  TorchInstall torch;
+  torch.version = get("__version__").value_or("");
+  torch.cuda = get("cuda");
+  torch.hip = get("hip");
+  torch.rocm = get("rocm");
+  torch.git_version = get("git_version");
+  torch.build = torch.hip ? TorchBuild::rocm : torch.cuda ? TorchBuild::cuda : TorchBuild::cpu;
+  return torch;
+}
+
+std::optional<PythonPackage> package_from_metadata_dir(std::string_view name) {
+  for (const std::string_view suffix : {".dist-info", ".egg-info"}) {
+    if (name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix) {
+      const std::string_view stem = name.substr(0, name.size() - suffix.size());
+      const auto dash = stem.find('-');
+      if (dash == std::string_view::npos || dash == 0) {
+        return std::nullopt;
+      }
+      // Egg-info names may carry a -pyX.Y tag: torch-1.13.0a0+gitunknown-py3.11.egg-info.
+      std::string_view version = stem.substr(dash + 1);
+      if (const auto py = version.find("-py"); py != std::string_view::npos) {
+        version = version.substr(0, py);
+      }
+      std::string package(stem.substr(0, dash));
+      std::replace(package.begin(), package.end(), '_', '-');
+      return PythonPackage{package, std::string(version)};
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> metadata_version(std::string_view content) {
+  for (const auto line : util::lines(content)) {
+    if (line.empty()) {
+      break;  // the headers end at the first blank line
+    }
+    if (line.rfind("Version:", 0) == 0) {
+      return std::string(util::trim(line.substr(8)));
+    }
+  }
+  return std::nullopt;
+}
+
+PythonFacts probe_python(const ProbeContext& context) {
+  const Host& host = context.host;
+  PythonFacts facts;
+  for (const auto& candidate : candidate_prefixes(host)) {
+    add_prefix_site_dirs(host, facts.environments, candidate.prefix, candidate.found_by);
+  }
+  add_site_dir(host, facts.environments, "/usr/lib/python3/dist-packages", "/usr",
+               "system dist-packages");
+  for (const auto& dir : python_dirs(host, "/usr/local/lib")) {
+    add_site_dir(host, facts.environments, dir + "/dist-packages", "/usr/local",
+                 "system dist-packages");
+    add_site_dir(host, facts.environments, dir + "/site-packages", "/usr/local",
+                 "system site-packages");
+  }
+  const std::string home = home_of(host.identity());
+  for (const auto& dir : python_dirs(host, home + "/.local/lib")) {
+    add_site_dir(host, facts.environments, dir + "/site-packages", home + "/.local", "user site");
+  }
+  for (auto& environment : facts.environments) {
+    inspect(host, environment);
+  }
+  return facts;
+}
+
+}  // namespace rocdoc
