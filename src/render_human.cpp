@@ -118,7 +118,10 @@ void render_human(const Report& report, std::ostream& out, Color color, Verbosit
   if (summary.notices > 0) {
     parts.push_back(plural(summary.notices, "notice"));
   }
-  std::string line = parts.empty() ? style.paint("No issues found", k_green) : parts.front();
+  if (summary.errors == 0 && summary.warnings == 0) {
+    parts.insert(parts.begin(), style.paint("No issues found", k_green));
+  }
+  std::string line = parts.front();
   for (std::size_t i = 1; i < parts.size(); ++i) {
     line += ", " + parts[i];
   }

@@ -35,6 +35,36 @@ CheckResult iommu_mode(const CheckContext& context);
 CheckResult shm_small(const CheckContext& context);
 CheckResult os_wsl(const CheckContext& context);
 
+// ROCm installation (rocm_install.cpp)
+CheckResult rocm_not_installed(const CheckContext& context);
+CheckResult rocm_multiple(const CheckContext& context);
+CheckResult rocm_os_unsupported(const CheckContext& context);
+
+// GPU architecture (arch.cpp)
+CheckResult arch_unsupported(const CheckContext& context);
+CheckResult arch_override_wrong(const CheckContext& context);
+CheckResult arch_override_unneeded(const CheckContext& context);
+CheckResult arch_override_mixed(const CheckContext& context);
+
+// WSL2 (wsl.cpp)
+CheckResult wsl_version1(const CheckContext& context);
+CheckResult wsl_dxg_missing(const CheckContext& context);
+CheckResult wsl_runtime_missing(const CheckContext& context);
+CheckResult wsl_torch_bundled_runtime(const CheckContext& context);
+
+// Python and PyTorch (python_torch.cpp)
+CheckResult torch_not_found(const CheckContext& context);
+CheckResult torch_cuda_wheel(const CheckContext& context);
+CheckResult torch_cpu_wheel(const CheckContext& context);
+CheckResult torch_rocm_mismatch(const CheckContext& context);
+CheckResult torch_companions(const CheckContext& context);
+CheckResult torch_arch_missing(const CheckContext& context);
+
+// Environment variables (environment.cpp)
+CheckResult env_visible_devices(const CheckContext& context);
+CheckResult env_rocm_arch(const CheckContext& context);
+CheckResult env_unknown(const CheckContext& context);
+
 // Shared helpers
 /// "Radeon RX 7900 XTX (0000:03:00.0, gfx1100)"
 std::string describe(const AmdGpu& gpu);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "src/checks/checks.h"
+#include "src/checks/software.h"
 #include "src/util/shell.h"
 #include "src/util/strings.h"
 
@@ -26,21 +27,6 @@ std::vector<const PciDevice*> other_gpus(const Facts& facts, std::optional<GpuVe
     }
   }
   return found;
-}
-
-/// HIP numbers GPUs in KFD topology order; nullopt when KFD does not list this one.
-std::optional<int> hip_index(const CheckContext& context, const AmdGpu& gpu) {
-  if (gpu.kfd == nullptr || !context.facts.kfd) {
-    return std::nullopt;
-  }
-  int index = 0;
-  for (const auto& node : context.facts.kfd->nodes) {
-    if (&node == gpu.kfd) {
-      return index;
-    }
-    index += node.is_gpu() ? 1 : 0;
-  }
-  return std::nullopt;
 }
 
 std::string index_list(const CheckContext& context, bool integrated) {

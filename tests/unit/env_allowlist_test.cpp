@@ -3,6 +3,7 @@
 #include <string>
 
 #include "rocdoc/env_allowlist.h"
+#include "rocdoc/knowledge.h"
 
 using namespace rocdoc;
 
@@ -28,4 +29,17 @@ TEST_CASE("only listed names and per-node override forms are allowed", "[privacy
   CHECK_FALSE(is_allowed_env("GITHUB_TOKEN"));
   CHECK(is_tool_env("NO_COLOR"));
   CHECK_FALSE(is_tool_env("PATH"));
+}
+
+TEST_CASE("the allow-list and rules/env_vars.yaml name the same variables",
+          "[privacy][knowledge]") {
+  const Knowledge knowledge = load_embedded_knowledge();
+  for (const auto& variable : knowledge.env_variables) {
+    INFO(variable.name);
+    CHECK(is_allowed_env(variable.name));
+  }
+  for (const auto name : allowed_env_names()) {
+    INFO(name);
+    CHECK(knowledge.env_variable(name) != nullptr);
+  }
 }

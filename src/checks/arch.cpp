@@ -1,0 +1,208 @@
+// GPU architecture checks: gfx targets against wheels and ROCm, HSA_OVERRIDE_GFX_VERSION.
+#include <fmt/format.h>
+#include <algorithm>
+#include <set>
+
+#include "src/checks/checks.h"
+#include "src/checks/software.h"
+#include "src/util/strings.h"
+
+namespace rocdoc::checks {
+
+namespace {
+
+bool contains(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+std::string unset_command(const OverrideSetting& setting) { return "unset " + setting.variable; }
+
+}  // namespace
+
+CheckResult arch_unsupported(const CheckContext& context) {
+  if (context.amd_gpus.empty()) {
+    return skip("no AMD GPU");
+  }
+  const auto judges = support_judges(context);
+  if (judges.empty()) {
+    return skip("nothing to judge the GPUs against (no known torch wheel or ROCm release)");
+  }
+  std::vector<std::string> evidence;
+  std::vector<std::string> problems;
+  std::vector<Fix> fix;
+  // An iGPU beside a usable dGPU is gpu.igpu-visible's finding (hide it), not a target to fix.
+  const bool has_discrete =
+      std::any_of(context.amd_gpus.begin(), context.amd_gpus.end(), [](const AmdGpu& g) {
+        return !g.integrated() &&
+               (g.kfd != nullptr || (g.pci != nullptr && g.pci->driver == "amdgpu"));
+      });
+  for (const auto& gpu : context.amd_gpus) {
+    if (gpu.target == nullptr) {
+      evidence.push_back(describe(gpu) + ": gfx target unknown");
+      continue;
+    }
+    if (gpu.integrated() && has_discrete) {
+      evidence.push_back(describe(gpu) +
+                         ": integrated GPU beside a discrete one (see gpu.igpu-visible)");
+      continue;
+    }
+    const auto setting = override_for(context, gpu);
+    if (setting && override_problem(context, gpu, *setting)) {
+      continue;  // arch.override-wrong reports this GPU
+    }
+    const std::string effective =
+        setting ? override_target(setting->value).value_or(gpu.target->name) : gpu.target->name;
+    for (const auto& judge : judges) {
+      const bool ok = contains(judge.targets, effective);
+      evidence.push_back(fmt::format(
+          "{}: {} {} {}", describe(gpu),
+          setting ? fmt::format("runs as {} ({}={})", effective, setting->variable, setting->value)
+                  : gpu.target->name,
+          ok ? "is in" : "is NOT in", judge.what));
+      if (!ok) {
+        problems.push_back(
+            fmt::format("{} has no code for {} ({})", judge.what, gpu.target->name, gpu.name));
+        if (fix.empty()) {
+          fix = remedy_for(context, gpu, judge.environment);
+        }
+      }
+    }
+  }
+  if (problems.empty()) {
+    return pass("every GPU's target is supported", evidence);
+  }
+  return finding(Severity::error,
+                 util::join(problems, "; ") +
+                     ": hipErrorNoBinaryForGpu (\"invalid device function\") is coming",
+                 evidence, fix);
+}
+
+CheckResult arch_override_wrong(const CheckContext& context) {
+  std::vector<std::string> problems;
+  std::vector<std::string> evidence;
+  std::vector<Fix> fix;
+  bool any = false;
+  for (const auto& gpu : context.amd_gpus) {
+    const auto setting = override_for(context, gpu);
+    if (!setting) {
+      continue;
+    }
+    any = true;
+    const auto problem = override_problem(context, gpu, *setting);
+    if (!problem) {
+      evidence.push_back(
+          fmt::format("{}: {}={} fits", describe(gpu), setting->variable, setting->value));
+      continue;
+    }
+    problems.push_back(*problem);
+    evidence.push_back(describe(gpu) + ": " + *problem);
+    if (!fix.empty()) {
+      continue;
+    }
+    const auto& known = gpu.target != nullptr ? gpu.target->override_value : std::nullopt;
+    if (known && known->verdict == OverrideVerdict::works && known->value != setting->value) {
+      fix.push_back({fmt::format("The value that works for {} (unofficial)", gpu.target->name),
+                     fmt::format("export {}={}", setting->variable, known->value), false});
+    } else {
+      fix.push_back({"Remove the override", unset_command(*setting), false});
+      for (auto& remedy : remedy_for(context, gpu, nullptr)) {
+        fix.push_back(std::move(remedy));
+      }
+    }
+  }
+  if (!any) {
+    return pass("HSA_OVERRIDE_GFX_VERSION is not set");
+  }
+  if (problems.empty()) {
+    return pass("the override fits the GPU", evidence);
+  }
+  return finding(Severity::error, util::join(problems, "; "), evidence, fix);
+}
+
+CheckResult arch_override_unneeded(const CheckContext& context) {
+  const auto judges = support_judges(context);
+  std::vector<std::string> unneeded;
+  std::vector<Fix> fix;
+  bool any = false;
+  for (const auto& gpu : context.amd_gpus) {
+    const auto setting = override_for(context, gpu);
+    if (!setting || gpu.target == nullptr || override_problem(context, gpu, *setting)) {
+      continue;
+    }
+    any = true;
+    const bool native =
+        !judges.empty() && std::all_of(judges.begin(), judges.end(), [&](const Judge& j) {
+          return contains(j.targets, gpu.target->name);
+        });
+    if (native) {
+      unneeded.push_back(fmt::format("{} is supported natively by {}, yet {}={}", describe(gpu),
+                                     judges.front().what, setting->variable, setting->value));
+      const Fix unset{"Unset it: the native code is faster and the override risks page faults",
+                      unset_command(*setting), false};
+      if (std::none_of(fix.begin(), fix.end(),
+                       [&](const Fix& f) { return f.command == unset.command; })) {
+        fix.push_back(unset);
+      }
+    }
+  }
+  if (!any) {
+    return pass("no override in use");
+  }
+  if (unneeded.empty()) {
+    return pass("the override is needed: the GPU's own target is not supported");
+  }
+  return finding(Severity::warning,
+                 "HSA_OVERRIDE_GFX_VERSION is set although the GPU is supported natively", unneeded,
+                 fix);
+}
+
+CheckResult arch_override_mixed(const CheckContext& context) {
+  const std::string* global = context.facts.env->find("HSA_OVERRIDE_GFX_VERSION");
+  if (global == nullptr) {
+    return pass("no global HSA_OVERRIDE_GFX_VERSION");
+  }
+  std::set<std::string> targets;
+  std::vector<std::string> evidence;
+  const AmdGpu* intended = nullptr;
+  const auto wanted = override_target(*global);
+  for (const auto& gpu : context.amd_gpus) {
+    if (gpu.target == nullptr || gpu.kfd == nullptr) {
+      continue;
+    }
+    const std::string per_node = fmt::format("HSA_OVERRIDE_GFX_VERSION_{}", gpu.kfd->index);
+    if (context.facts.env->find(per_node) != nullptr) {
+      continue;  // this GPU has its own value
+    }
+    targets.insert(gpu.target->name);
+    evidence.push_back(fmt::format("{} (KFD node {})", describe(gpu), gpu.kfd->index));
+    const GfxTarget* as = wanted ? context.knowledge.target(*wanted) : nullptr;
+    if (intended == nullptr && as != nullptr && as->family == gpu.target->family) {
+      intended = &gpu;
+    }
+  }
+  if (targets.size() < 2) {
+    return pass("the global override applies to one kind of GPU");
+  }
+  std::vector<Fix> fix;
+  if (intended != nullptr) {
+    fix.push_back(
+        {fmt::format("Give the override to the GPU that needs it only (per-node variables: "
+                     "ROCm 6.3 and newer, the node index counts CPU nodes)"),
+         fmt::format("unset HSA_OVERRIDE_GFX_VERSION && export HSA_OVERRIDE_GFX_VERSION_{}={}",
+                     intended->kfd->index, *global),
+         false});
+    if (const auto index = hip_index(context, *intended)) {
+      fix.push_back({"Or hide the other GPUs from ROCm programs",
+                     fmt::format("export HIP_VISIBLE_DEVICES={}", *index), false});
+    }
+  }
+  return finding(
+      Severity::warning,
+      fmt::format("One global HSA_OVERRIDE_GFX_VERSION={} applies to GPUs of different targets "
+                  "({}): it can only suit one of them",
+                  *global,
+                  util::join(std::vector<std::string>(targets.begin(), targets.end()), ", ")),
+      evidence, fix);
+}
+
+}  // namespace rocdoc::checks

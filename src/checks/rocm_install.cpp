@@ -1,0 +1,168 @@
+// ROCm installation checks.
+#include <fmt/format.h>
+#include <algorithm>
+#include <set>
+
+#include "src/checks/checks.h"
+#include "src/checks/software.h"
+#include "src/util/shell.h"
+#include "src/util/strings.h"
+
+namespace rocdoc::checks {
+
+namespace {
+
+std::string os_name(const SystemFacts& system) {
+  const auto& os = system.os_release;
+  const auto pretty = os.find("PRETTY_NAME");
+  return pretty != os.end() ? pretty->second : "this distribution";
+}
+
+bool os_matches(const RocmRelease& release, const std::string& id, const std::string& version) {
+  return std::any_of(release.os.begin(), release.os.end(), [&](const OsSupport& os) {
+    return os.id == id &&
+           std::any_of(os.versions.begin(), os.versions.end(), [&](const std::string& v) {
+             return version == v || version.rfind(v + ".", 0) == 0;
+           });
+  });
+}
+
+}  // namespace
+
+CheckResult rocm_not_installed(const CheckContext& context) {
+  if (context.amd_gpus.empty()) {
+    return skip("no AMD GPU");
+  }
+  const RocmFacts& rocm = *context.facts.rocm;
+  if (!rocm.installs.empty() || rocm.opt_rocm_version || rocm.rocm_path_version) {
+    std::vector<std::string> evidence;
+    for (const auto& install : rocm.installs) {
+      evidence.push_back(install.path + ": " + install.version.value_or("no .info/version"));
+    }
+    return pass("ROCm is installed", evidence);
+  }
+  bool wheel = false;
+  for (const auto& environment : context.facts.python->environments) {
+    wheel = wheel || (environment.torch && environment.torch->build == TorchBuild::rocm);
+  }
+  return finding(
+      Severity::info,
+      wheel ? "No ROCm under /opt/rocm*: fine for the ROCm torch wheel, which brings its own "
+              "ROCm libraries; building extensions (PYTORCH_ROCM_ARCH) needs an installed ROCm"
+            : "No ROCm under /opt/rocm*: a pip torch wheel brings its own ROCm libraries; "
+              "building extensions or running rocminfo needs an installed ROCm",
+      {"no /opt/rocm-* directory, no /opt/rocm/.info/version, ROCM_PATH unset"},
+      {{"When you need it, install ROCm with AMD's installer", "sudo amdgpu-install --usecase=rocm",
+        true}});
+}
+
+CheckResult rocm_multiple(const CheckContext& context) {
+  const RocmFacts& rocm = *context.facts.rocm;
+  if (rocm.installs.size() < 2) {
+    return pass(rocm.installs.empty() ? "no ROCm install" : "one ROCm install");
+  }
+  struct Pointer {
+    std::string what;
+    std::string version;
+  };
+  std::vector<Pointer> pointers;
+  if (rocm.opt_rocm_version) {
+    pointers.push_back(
+        {"/opt/rocm -> " + rocm.opt_rocm_target.value_or("?"), *rocm.opt_rocm_version});
+  }
+  if (rocm.rocm_path && rocm.rocm_path_version) {
+    pointers.push_back({"ROCM_PATH=" + *rocm.rocm_path, *rocm.rocm_path_version});
+  }
+  for (const auto& dir : rocm.ld_library_hip) {
+    if (dir.version) {
+      pointers.push_back({"LD_LIBRARY_PATH " + dir.dir, *dir.version});
+    }
+  }
+  std::vector<std::string> evidence;
+  std::set<std::string> versions;
+  for (const auto& install : rocm.installs) {
+    evidence.push_back(install.path + ": " + install.version.value_or("no .info/version"));
+  }
+  for (const auto& pointer : pointers) {
+    evidence.push_back(pointer.what + ": ROCm " + pointer.version);
+    versions.insert(major_minor(pointer.version).value_or(pointer.version));
+  }
+  if (versions.size() < 2) {
+    return pass(fmt::format("{} ROCm installs; /opt/rocm, ROCM_PATH and LD_LIBRARY_PATH agree",
+                            rocm.installs.size()),
+                evidence);
+  }
+  std::vector<Fix> fix;
+  const std::string target = rocm.opt_rocm_target.value_or("/opt/rocm");
+  if (const std::string* ld = context.facts.env->find("LD_LIBRARY_PATH")) {
+    std::vector<std::string> kept;
+    for (const auto part : util::split(*ld, ':')) {
+      const bool other = std::any_of(rocm.ld_library_hip.begin(), rocm.ld_library_hip.end(),
+                                     [&](const HipLibraryDir& d) { return d.dir == part; });
+      if (!other && !part.empty()) {
+        kept.emplace_back(part);
+      }
+    }
+    kept.insert(kept.begin(), "/opt/rocm/lib");
+    fix.push_back({"Use the release /opt/rocm points at in LD_LIBRARY_PATH",
+                   "export LD_LIBRARY_PATH=" + util::shell_quote(util::join(kept, ":")), false});
+  }
+  if (rocm.rocm_path && rocm.opt_rocm_version && rocm.rocm_path_version != rocm.opt_rocm_version) {
+    fix.push_back({"Point ROCM_PATH at the same release", "export ROCM_PATH=/opt/rocm", false});
+  }
+  return finding(
+      Severity::warning,
+      fmt::format("{} ROCm releases are installed and the pointers disagree ({}): programs mix "
+                  "libraries of different releases",
+                  rocm.installs.size(), target),
+      evidence, fix);
+}
+
+CheckResult rocm_os_unsupported(const CheckContext& context) {
+  const auto active = context.facts.rocm->active_major_minor();
+  if (!active) {
+    return skip("no ROCm install with a version");
+  }
+  const RocmRelease* release = context.knowledge.rocm_release(*active);
+  if (release == nullptr) {
+    return skip("ROCm " + *active + " is not in the knowledge base");
+  }
+  const SystemFacts& system = *context.facts.system;
+  const auto id = system.os_release.find("ID");
+  const auto version = system.os_release.find("VERSION_ID");
+  if (id == system.os_release.end() || version == system.os_release.end()) {
+    return skip("/etc/os-release has no ID or VERSION_ID");
+  }
+  const std::string evidence_line =
+      fmt::format("{} (ID={}, VERSION_ID={}), kernel {}; ROCm {}", os_name(system), id->second,
+                  version->second, system.uname.release, *active);
+  if (os_matches(*release, id->second, version->second)) {
+    return pass(fmt::format("ROCm {} supports {}", *active, os_name(system)), {evidence_line});
+  }
+  std::vector<std::string> supported;
+  for (const auto& os : release->os) {
+    supported.push_back(os.id + " " + util::join(os.versions, "/"));
+  }
+  std::string newest;
+  for (const auto& other : context.knowledge.rocm_releases) {
+    if (os_matches(other, id->second, version->second)) {
+      newest = other.rocm;
+    }
+  }
+  std::vector<Fix> fix;
+  fix.push_back(
+      {fmt::format(
+           "Move to a distribution ROCm {} supports ({}){}", *active, util::join(supported, ", "),
+           newest.empty() ? std::string()
+                          : fmt::format(", or use ROCm {}, the newest release that supports {}",
+                                        newest, os_name(system))),
+       "", false});
+  return finding(
+      Severity::warning,
+      fmt::format(
+          "ROCm {} does not support {}: packages and the DKMS driver may not install or work",
+          *active, os_name(system)),
+      {evidence_line, "supported: " + util::join(supported, ", ")}, fix);
+}
+
+}  // namespace rocdoc::checks

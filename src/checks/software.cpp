@@ -1,0 +1,310 @@
+#include "src/checks/software.h"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <cstdlib>
+
+#include "rocdoc/gfx_target.h"
+#include "src/util/shell.h"
+#include "src/util/strings.h"
+
+namespace rocdoc::checks {
+
+namespace {
+
+constexpr std::string_view k_index_url = "https://download.pytorch.org/whl/";
+
+bool supports(const std::vector<std::string>& targets, const std::string& target) {
+  return std::find(targets.begin(), targets.end(), target) != targets.end();
+}
+
+int distance(const std::vector<TorchRelease>& releases, const TorchRelease& a,
+             const std::string& b) {
+  const auto position = [&](const std::string& version) {
+    const auto wanted = version_parts(version);
+    int index = 0;
+    for (const auto& release : releases) {
+      if (wanted && version_parts(release.torch) >= wanted) {
+        return index;
+      }
+      ++index;
+    }
+    return index;
+  };
+  return std::abs(position(a.torch) - position(b));
+}
+
+}  // namespace
+
+std::string local_tag(const std::string& version) {
+  const auto plus = version.find('+');
+  return plus == std::string::npos ? std::string() : version.substr(plus + 1);
+}
+
+std::string base_version(const std::string& version) {
+  return version.substr(0, version.find('+'));
+}
+
+std::optional<std::vector<int>> version_parts(const std::string& version) {
+  std::vector<int> parts;
+  for (const auto part : util::split(base_version(version), '.')) {
+    const auto value = util::parse_unsigned(part);
+    if (!value) {
+      return std::nullopt;
+    }
+    parts.push_back(static_cast<int>(*value));
+  }
+  return parts;
+}
+
+std::optional<std::string> major_minor(const std::string& version) {
+  const auto parts = util::split(version, '.');
+  if (parts.size() < 2 || !util::parse_unsigned(parts[0])) {
+    return std::nullopt;
+  }
+  std::string_view minor = parts[1];
+  const auto end = minor.find_first_not_of("0123456789");
+  minor = minor.substr(0, end);
+  if (minor.empty()) {
+    return std::nullopt;
+  }
+  return std::string(parts[0]) + "." + std::string(minor);
+}
+
+std::optional<std::string> wheel_index(const TorchInstall& torch) {
+  if (torch.build != TorchBuild::rocm) {
+    return std::nullopt;
+  }
+  const std::string tag = local_tag(torch.version);
+  if (tag.rfind("rocm", 0) != 0) {
+    return std::nullopt;
+  }
+  // AMD's repo.radeon.com builds: "rocm7.2.0.git7e1940d4" → "rocm7.2.0".
+  const auto git = tag.find(".git");
+  return git == std::string::npos ? tag : tag.substr(0, git);
+}
+
+std::optional<std::string> wheel_rocm(const TorchInstall& torch) {
+  if (torch.rocm) {
+    return major_minor(*torch.rocm);
+  }
+  if (const auto index = wheel_index(torch)) {
+    return major_minor(index->substr(4));
+  }
+  if (torch.hip) {
+    return major_minor(*torch.hip);
+  }
+  return std::nullopt;
+}
+
+std::vector<Judge> support_judges(const CheckContext& context) {
+  std::vector<Judge> judges;
+  const Knowledge& knowledge = context.knowledge;
+  if (context.facts.python) {
+    for (const auto& environment : context.facts.python->environments) {
+      if (!environment.torch || environment.torch->build != TorchBuild::rocm) {
+        continue;
+      }
+      const TorchInstall& torch = *environment.torch;
+      Judge judge{
+          fmt::format("torch {} in {}", torch.version, environment.site_dir), {}, &environment};
+      if (torch.compiled_targets) {
+        judge.targets = *torch.compiled_targets;
+      } else if (const TorchRelease* release = knowledge.torch_release(torch.version)) {
+        judge.targets = release->targets_for(wheel_index(torch).value_or(""));
+      } else {
+        continue;  // a torch the knowledge base does not know: no verdict
+      }
+      for (auto& target : judge.targets) {
+        target = target.substr(0, target.find(':'));  // gfx90a:xnack- → gfx90a
+      }
+      judges.push_back(std::move(judge));
+    }
+  }
+  if (!judges.empty()) {
+    return judges;
+  }
+  const auto rocm = context.facts.rocm ? context.facts.rocm->active_major_minor() : std::nullopt;
+  if (rocm && knowledge.rocm_release(*rocm) != nullptr) {
+    Judge judge{"ROCm " + *rocm, {}, nullptr};
+    for (const auto& target : knowledge.targets) {
+      const auto it = target.rocm.find(*rocm);
+      if (it != target.rocm.end() && it->second != "unsupported") {
+        judge.targets.push_back(target.name);
+      }
+    }
+    judges.push_back(std::move(judge));
+    return judges;
+  }
+  if (!knowledge.torch_releases.empty()) {
+    const TorchRelease& newest = knowledge.torch_releases.back();
+    judges.push_back({"the newest torch wheels (" + newest.torch + ")", newest.gfx, nullptr});
+  }
+  return judges;
+}
+
+std::optional<OverrideSetting> override_for(const CheckContext& context, const AmdGpu& gpu) {
+  const EnvFacts& env = *context.facts.env;
+  if (gpu.kfd != nullptr) {
+    const std::string per_node = fmt::format("HSA_OVERRIDE_GFX_VERSION_{}", gpu.kfd->index);
+    if (const std::string* value = env.find(per_node)) {
+      return OverrideSetting{per_node, *value};
+    }
+  }
+  if (const std::string* value = env.find("HSA_OVERRIDE_GFX_VERSION")) {
+    return OverrideSetting{"HSA_OVERRIDE_GFX_VERSION", *value};
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> override_target(const std::string& value) {
+  const auto parts = util::split(value, '.');
+  if (parts.size() != 3) {
+    return std::nullopt;
+  }
+  std::uint64_t numbers[3] = {};
+  for (int i = 0; i < 3; ++i) {
+    const auto number = util::parse_unsigned(parts[static_cast<std::size_t>(i)]);
+    if (!number) {
+      return std::nullopt;
+    }
+    numbers[i] = *number;
+  }
+  if (numbers[0] == 0 || numbers[0] > 63 || numbers[1] > 255 || numbers[2] > 255) {
+    return std::nullopt;
+  }
+  return gfx_name_from_kfd(
+      static_cast<std::uint32_t>(numbers[0] * 10000 + numbers[1] * 100 + numbers[2]));
+}
+
+std::optional<std::string> override_problem(const CheckContext& context, const AmdGpu& gpu,
+                                            const OverrideSetting& setting) {
+  const auto target_name = override_target(setting.value);
+  if (!target_name) {
+    return fmt::format(
+        "{}=\"{}\" is not major.minor.stepping (three decimal numbers such as 10.3.0); "
+        "libhsakmt rejects it and ROCm finds no GPU",
+        setting.variable, setting.value);
+  }
+  if (gpu.target == nullptr) {
+    return std::nullopt;
+  }
+  const GfxTarget* as = context.knowledge.target(*target_name);
+  if (as == nullptr) {
+    return fmt::format("{}={} stands for {}, which is not a known GPU target", setting.variable,
+                       setting.value, *target_name);
+  }
+  if (as->family != gpu.target->family) {
+    return fmt::format(
+        "{}={} makes the {} {} ({}) pretend to be {} ({}): another GPU family, whose "
+        "code does not run on it",
+        setting.variable, setting.value, gpu.target->family, gpu.name, gpu.target->name, as->name,
+        as->family);
+  }
+  const auto& known = gpu.target->override_value;
+  if (known && known->value == setting.value) {
+    bool dangerous = known->verdict == OverrideVerdict::dangerous;
+    if (known->verdict == OverrideVerdict::unneeded &&
+        known->older_torch == OverrideVerdict::dangerous) {
+      dangerous = true;
+    }
+    if (dangerous) {
+      return fmt::format("{}={} on {} is known to be dangerous: {}", setting.variable,
+                         setting.value, gpu.target->name, known->note);
+    }
+  }
+  for (const auto& judge : support_judges(context)) {
+    if (!supports(judge.targets, *target_name)) {
+      return fmt::format("{}={} makes the GPU report {}, which {} does not include either",
+                         setting.variable, setting.value, *target_name, judge.what);
+    }
+  }
+  return std::nullopt;
+}
+
+const TorchRelease* release_for_target(const Knowledge& knowledge, const std::string& target,
+                                       const std::optional<std::string>& current) {
+  const TorchRelease* best = nullptr;
+  for (const auto& release : knowledge.torch_releases) {
+    if (!supports(release.gfx, target)) {
+      continue;
+    }
+    if (!current) {
+      best = &release;  // the newest
+      continue;
+    }
+    if (best == nullptr || distance(knowledge.torch_releases, release, *current) <
+                               distance(knowledge.torch_releases, *best, *current)) {
+      best = &release;
+    }
+  }
+  return best;
+}
+
+std::string pip_install_line(const TorchRelease& release, const std::string& python) {
+  return fmt::format("{} -m pip install torch=={} torchvision=={} torchaudio=={} --index-url {}{}",
+                     python, release.torch, release.torchvision, release.audio(), k_index_url,
+                     release.rocm_indexes.back());
+}
+
+std::string python_of(const PythonEnvironment* environment) {
+  if (environment == nullptr || environment->prefix.size() < 7 ||
+      environment->prefix.substr(environment->prefix.size() - 7) == "/.local") {
+    return "python3";  // the user site belongs to whichever python3 the user runs
+  }
+  return util::shell_quote(environment->prefix + "/bin/python3");
+}
+
+std::vector<Fix> remedy_for(const CheckContext& context, const AmdGpu& gpu,
+                            const PythonEnvironment* environment) {
+  std::vector<Fix> fix;
+  if (gpu.target == nullptr) {
+    return fix;
+  }
+  const GfxTarget& target = *gpu.target;
+  const std::optional<std::string> current = environment != nullptr && environment->torch
+                                                 ? std::optional(environment->torch->version)
+                                                 : std::nullopt;
+  if (const TorchRelease* release = release_for_target(context.knowledge, target.name, current)) {
+    fix.push_back({fmt::format("Install torch {}, whose official ROCm wheels include {}",
+                               release->torch, target.name),
+                   pip_install_line(*release, python_of(environment)), false});
+  }
+  const auto& known = target.override_value;
+  if (known && known->verdict == OverrideVerdict::works) {
+    fix.push_back({fmt::format("{}ake the GPU report a supported sibling target, unofficially ({})",
+                               fix.empty() ? "M" : "Or m",
+                               known->note.empty() ? "a community workaround" : known->note),
+                   "export HSA_OVERRIDE_GFX_VERSION=" + known->value, false});
+  } else if (known && known->verdict == OverrideVerdict::unneeded &&
+             known->older_torch == OverrideVerdict::works && !fix.empty()) {
+    fix.push_back(
+        {fmt::format("Or keep this torch and override (unofficial; unneeded from torch {})",
+                     known->unneeded_since_torch),
+         "export HSA_OVERRIDE_GFX_VERSION=" + known->value, false});
+  }
+  if (fix.empty()) {
+    std::string why = known && !known->note.empty() ? " " + known->note : std::string();
+    fix.push_back({fmt::format("No supported path: no official wheel has {} and no override is "
+                               "safe.{} The only route is building PyTorch from source for it:",
+                               target.name, why),
+                   "export PYTORCH_ROCM_ARCH=" + target.name, false});
+  }
+  return fix;
+}
+
+std::optional<int> hip_index(const CheckContext& context, const AmdGpu& gpu) {
+  if (gpu.kfd == nullptr || !context.facts.kfd) {
+    return std::nullopt;
+  }
+  int index = 0;
+  for (const auto& node : context.facts.kfd->nodes) {
+    if (&node == gpu.kfd) {
+      return index;
+    }
+    index += node.is_gpu() ? 1 : 0;
+  }
+  return std::nullopt;
+}
+
+}  // namespace rocdoc::checks

@@ -1,0 +1,65 @@
+// Shared reasoning of the software checks: torch wheels, their targets, overrides, remedies.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rocdoc/check.h"
+
+namespace rocdoc::checks {
+
+/// "2.6.0+rocm6.2.4" → "rocm6.2.4"; "" without a local version.
+std::string local_tag(const std::string& version);
+/// "2.6.0+rocm6.2.4" → "2.6.0".
+std::string base_version(const std::string& version);
+/// Orders "2.10.0" after "2.9.1"; nullopt when not numeric.
+std::optional<std::vector<int>> version_parts(const std::string& version);
+/// "6.2.41134-65d174c3e" → "6.2"; nullopt when it does not start with major.minor.
+std::optional<std::string> major_minor(const std::string& version);
+
+/// The pytorch.org index a ROCm wheel came from ("rocm6.2.4"); nullopt for other builds.
+std::optional<std::string> wheel_index(const TorchInstall& torch);
+/// The ROCm major.minor a ROCm wheel was built with.
+std::optional<std::string> wheel_rocm(const TorchInstall& torch);
+
+/// What one judge (a torch wheel, or the installed ROCm) supports.
+struct Judge {
+  std::string what;  ///< "torch 2.6.0+rocm6.2.4 in /home/alice/venv/..."
+  std::vector<std::string> targets;
+  const PythonEnvironment* environment = nullptr;
+};
+
+/// The judges a GPU is measured against: every ROCm torch found; else the installed ROCm
+/// release; else the newest torch release of the knowledge base.
+std::vector<Judge> support_judges(const CheckContext& context);
+
+/// HSA_OVERRIDE_GFX_VERSION that applies to this GPU (the per-node form wins) and its name.
+struct OverrideSetting {
+  std::string variable;  ///< "HSA_OVERRIDE_GFX_VERSION" or "..._1"
+  std::string value;
+};
+std::optional<OverrideSetting> override_for(const CheckContext& context, const AmdGpu& gpu);
+/// "10.3.0" → "gfx1030"; nullopt when not three decimal integers in range.
+std::optional<std::string> override_target(const std::string& value);
+
+/// Why an override is wrong for this GPU; nullopt when it is not wrong.
+std::optional<std::string> override_problem(const CheckContext& context, const AmdGpu& gpu,
+                                            const OverrideSetting& setting);
+
+/// The torch release to install for a target, nearest to `current` (a version) when given.
+const TorchRelease* release_for_target(const Knowledge& knowledge, const std::string& target,
+                                       const std::optional<std::string>& current);
+/// `<python> -m pip install torch==X torchvision==Y torchaudio==Z --index-url …/rocmA.B`.
+std::string pip_install_line(const TorchRelease& release, const std::string& python);
+/// The interpreter of an environment, for pip commands ("'/home/alice/venv/bin/python3'").
+std::string python_of(const PythonEnvironment* environment);
+
+/// The remedy for a GPU that a wheel or ROCm does not support (never a dangerous override).
+std::vector<Fix> remedy_for(const CheckContext& context, const AmdGpu& gpu,
+                            const PythonEnvironment* environment);
+
+/// HIP's index of a GPU (KFD topology order); nullopt when KFD does not list it.
+std::optional<int> hip_index(const CheckContext& context, const AmdGpu& gpu);
+
+}  // namespace rocdoc::checks

@@ -1,0 +1,106 @@
+// WSL checks: on WSL the GPU is reached through /dev/dxg and ROCm's WSL runtime.
+#include <fmt/format.h>
+
+#include "src/checks/checks.h"
+#include "src/checks/software.h"
+#include "src/util/shell.h"
+#include "src/util/strings.h"
+
+namespace rocdoc::checks {
+
+CheckResult wsl_version1(const CheckContext& context) {
+  if (context.facts.system->wsl != WslKind::wsl1) {
+    return skip("not WSL 1");
+  }
+  const std::string* distro = context.facts.env->find("WSL_DISTRO_NAME");
+  return finding(
+      Severity::error, "WSL 1 has no GPU access at all: convert the distribution to WSL 2",
+      {"kernel " + context.facts.system->uname.release},
+      {{"In a Windows terminal (PowerShell), convert this distribution",
+        "wsl --set-version " +
+            (distro != nullptr ? util::shell_quote(*distro) : std::string("Ubuntu")) + " 2",
+        false}});
+}
+
+CheckResult wsl_dxg_missing(const CheckContext& context) {
+  const SystemFacts& system = *context.facts.system;
+  if (system.wsl != WslKind::wsl2) {
+    return skip("not WSL 2");
+  }
+  if (system.dxg_present) {
+    return pass("/dev/dxg is present");
+  }
+  std::vector<Fix> fix;
+  if (system.container) {
+    fix.push_back({"In a container, pass the WSL GPU device and libraries (add to docker run)",
+                   "--device=/dev/dxg -v /usr/lib/wsl:/usr/lib/wsl", false});
+  }
+  fix.push_back({"In a Windows terminal, update WSL; then install the current AMD Adrenalin driver",
+                 "wsl --update", false});
+  return finding(Severity::error,
+                 "WSL 2 without /dev/dxg: the Windows GPU is not exposed to this distribution",
+                 {"kernel " + system.uname.release, "no /dev/dxg"}, fix);
+}
+
+CheckResult wsl_runtime_missing(const CheckContext& context) {
+  const SystemFacts& system = *context.facts.system;
+  if (system.wsl != WslKind::wsl2) {
+    return skip("not WSL 2");
+  }
+  if (!system.dxg_present) {
+    return skip("no /dev/dxg (see wsl.dxg-missing)");
+  }
+  const RocmFacts& rocm = *context.facts.rocm;
+  std::vector<std::string> missing;
+  if (!rocm.wsl_dxcore) {
+    missing.push_back("/usr/lib/wsl/lib/libdxcore.so");
+  }
+  const std::optional<std::string> version =
+      rocm.opt_rocm_version ? rocm.opt_rocm_version : rocm.rocm_path_version;
+  if (!version) {
+    missing.push_back("a ROCm install (/opt/rocm)");
+  } else if (const WslRelease* release =
+                 context.knowledge.wsl_release(version->substr(0, version->find('-')))) {
+    if (release->uses_rocdxg() && !rocm.rocdxg) {
+      missing.push_back(
+          fmt::format("librocdxg.so (ROCm {} reaches the GPU through it)", release->rocm));
+    }
+  }
+  if (missing.empty()) {
+    return pass("the WSL runtime pieces are present");
+  }
+  return finding(
+      Severity::error,
+      "WSL 2 is missing the user-space pieces that reach the GPU: " + util::join(missing, ", "),
+      missing,
+      {{"Install ROCm for WSL (no kernel driver: Windows provides it)",
+        "sudo amdgpu-install -y --usecase=wsl,rocm --no-dkms", true}});
+}
+
+CheckResult wsl_torch_bundled_runtime(const CheckContext& context) {
+  if (context.facts.system->wsl != WslKind::wsl2) {
+    return skip("not WSL 2");
+  }
+  std::vector<std::string> files;
+  std::vector<std::string> quoted;
+  for (const auto& environment : context.facts.python->environments) {
+    if (environment.torch && environment.torch->build == TorchBuild::rocm) {
+      for (const auto& file : environment.torch->bundled_hsa_runtime) {
+        files.push_back(file);
+        quoted.push_back(util::shell_quote(file));
+      }
+    }
+  }
+  if (files.empty()) {
+    return pass("no ROCm torch bundles its own libhsa-runtime64");
+  }
+  return finding(Severity::error,
+                 "A ROCm torch wheel carries its own libhsa-runtime64.so, which only knows "
+                 "/dev/kfd: under WSL "
+                 "it finds no device (hipErrorNoDevice)",
+                 files,
+                 {{"Remove the wheel's copy so ROCm's WSL runtime is used",
+                   "rm " + util::join(quoted, " "), false}});
+}
+
+}  // namespace rocdoc::checks
