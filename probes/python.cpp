@@ -230,6 +230,17 @@ std::optional<std::string> metadata_version(std::string_view content) {
 PythonFacts probe_python(const ProbeContext& context) {
   const Host& host = context.host;
   PythonFacts facts;
+  for (const auto& interpreter : context.interpreters) {
+    for (const auto& entry : interpreter.sys_path) {
+      const auto lib = entry.rfind("/lib/");
+      const bool site = entry.size() > 14 && (entry.substr(entry.size() - 14) == "/site-packages" ||
+                                              entry.substr(entry.size() - 14) == "/dist-packages");
+      if (site && lib != std::string::npos) {
+        add_site_dir(host, facts.environments, entry, entry.substr(0, lib),
+                     "--python " + interpreter.path);
+      }
+    }
+  }
   for (const auto& candidate : candidate_prefixes(host)) {
     add_prefix_site_dirs(host, facts.environments, candidate.prefix, candidate.found_by);
   }

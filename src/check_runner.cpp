@@ -87,13 +87,14 @@ Summary Report::summary() const {
   return summary;
 }
 
-Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelection& selection) {
+Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelection& selection,
+                  const std::vector<PythonInterpreter>& interpreters) {
   Report report;
   report.tool_version = ROCDOC_VERSION;
   report.rules_origin = knowledge.origin;
   report.host_kind = host.kind();
   report.host_origin = host.origin();
-  const ProbeContext probe_context{host, knowledge};
+  const ProbeContext probe_context{host, knowledge, interpreters};
   report.probes = run_probes(probe_context, report.facts);
   const CheckContext context{report.facts, knowledge, build_gpu_inventory(report.facts, knowledge)};
   for (const auto& check : check_table()) {

@@ -4,12 +4,15 @@
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "rocdoc/env_allowlist.h"
 #include "rocdoc/report.h"
 #include "src/live_host.h"
+#include "src/render_rules.h"
 #include "src/snapshot_host.h"
 #include "src/util/strings.h"
+#include "src/util/subprocess.h"
 
 namespace rocdoc {
 
@@ -32,7 +35,37 @@ struct CheckOptions {
   std::string fail_on = "error";
   std::vector<std::string> only;
   std::vector<std::string> skip;
+  std::vector<std::string> pythons;
 };
+
+struct RulesOptions {
+  std::string dir;                ///< lint: the directory; show: --rules
+  std::vector<std::string> what;  ///< show: "gfx1031" | "torch 2.6" | "73df"
+};
+
+constexpr std::chrono::seconds k_python_limit{10};
+
+/// Asks an interpreter named with --python for its sys.path: the one time rocdoc runs a
+/// program, and only because the user named it.
+PythonInterpreter ask_interpreter(const std::string& python) {
+  std::string error;
+  const auto output = util::run_capture(
+      {python, "-I", "-c", "import json, sys; print(json.dumps(sys.path))"}, k_python_limit, error);
+  if (!output || output->exit_status != 0) {
+    throw std::runtime_error(
+        "--python " + python + ": " +
+        (output ? "exited with status " + std::to_string(output->exit_status) : error));
+  }
+  PythonInterpreter interpreter{python, {}};
+  try {
+    for (const auto& entry : nlohmann::json::parse(output->out)) {
+      interpreter.sys_path.push_back(entry.get<std::string>());
+    }
+  } catch (const nlohmann::json::exception&) {
+    throw std::runtime_error("--python " + python + ": did not print its sys.path as JSON");
+  }
+  return interpreter;
+}
 
 /// Reads a variable that steers rocdoc's own output; only allow-listed names.
 std::optional<std::string> tool_env(std::string_view name) {
@@ -111,6 +144,10 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
   } else if (options.fail_on == "never") {
     fail_on = FailOn::never;
   }
+  if (!options.pythons.empty() && !options.root.empty()) {
+    err << "rocdoc: --python runs an interpreter of this machine; it cannot go with --root\n";
+    return k_exit_usage;
+  }
   const Knowledge knowledge = load_rules(options.rules);
   std::unique_ptr<Host> host;
   if (options.root.empty()) {
@@ -118,7 +155,11 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
   } else {
     host = std::make_unique<SnapshotHost>(options.root);
   }
-  const Report report = run_report(*host, knowledge, selection);
+  std::vector<PythonInterpreter> interpreters;
+  for (const auto& python : options.pythons) {
+    interpreters.push_back(ask_interpreter(python));
+  }
+  const Report report = run_report(*host, knowledge, selection, interpreters);
   if (options.json) {
     render_json(report, out);
   } else {
@@ -126,6 +167,58 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
                  options.verbose ? Verbosity::verbose : Verbosity::normal);
   }
   return exit_code_for(report, fail_on);
+}
+
+int run_rules_lint(const RulesOptions& options, std::ostream& out) {
+  const Knowledge knowledge = load_rules(options.dir);  // throws RulesError: exit 2
+  render_rules_summary(knowledge, out);
+  out << "valid\n";
+  return 0;
+}
+
+int run_rules_show(const RulesOptions& options, std::ostream& out, std::ostream& err) {
+  const Knowledge knowledge = load_rules(options.dir);
+  const std::string first = options.what.empty() ? "" : util::to_lower(options.what.front());
+  if (first == "torch") {
+    if (options.what.size() != 2) {
+      err << "rocdoc: rules show torch takes a version, e.g. rocdoc rules show torch 2.6\n";
+      return k_exit_usage;
+    }
+    if (!render_torch(knowledge, options.what[1], out)) {
+      err << "rocdoc: no torch release " << options.what[1] << " in the knowledge base\n";
+      return k_exit_usage;
+    }
+    return 0;
+  }
+  if (options.what.size() != 1) {
+    err << "rocdoc: rules show takes a gfx target (gfx1031), a PCI device id (73df) or torch "
+           "VERSION\n";
+    return k_exit_usage;
+  }
+  if (const GfxTarget* target = knowledge.target(first)) {
+    render_target(knowledge, *target, out);
+    return 0;
+  }
+  const auto device =
+      util::parse_unsigned(first.rfind("1002:", 0) == 0 ? first.substr(5) : first, 16);
+  if (device && first.size() <= 9) {
+    if (const PciIdEntry* entry = knowledge.amd_pci_id(static_cast<std::uint16_t>(*device))) {
+      render_pci_id(knowledge, *entry, out);
+      return 0;
+    }
+  }
+  std::string best;
+  std::size_t best_distance = 3;
+  for (const auto& target : knowledge.targets) {
+    const std::size_t distance = util::edit_distance(first, target.name);
+    if (distance < best_distance) {
+      best_distance = distance;
+      best = target.name;
+    }
+  }
+  err << "rocdoc: the knowledge base knows nothing called '" << options.what.front() << "'"
+      << (best.empty() ? "" : "; did you mean " + best + "?") << "\n";
+  return k_exit_usage;
 }
 
 int run_list_checks(std::ostream& out) {
@@ -162,7 +255,24 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       ->check(CLI::IsMember({"error", "warning", "never"}));
   check->add_option("--only", options.only, "Run only these check ids (comma-separated)");
   check->add_option("--skip", options.skip, "Do not run these check ids (comma-separated)");
+  check->add_option(
+      "--python", options.pythons,
+      "Also search the environment of this interpreter (runs it once to ask for sys.path)");
   check->footer(std::string(k_exit_codes));
+
+  RulesOptions rules_options;
+  CLI::App* rules = app.add_subcommand("rules", "Validate or show the knowledge base");
+  rules->require_subcommand(1);
+  CLI::App* lint =
+      rules->add_subcommand("lint", "Validate a rules directory (default: the embedded rules)");
+  lint->add_option("dir", rules_options.dir, "Directory of *.yaml rules")
+      ->check(CLI::ExistingDirectory);
+  CLI::App* show =
+      rules->add_subcommand("show", "Show what the knowledge base knows: gfx1031, 73df, torch 2.6");
+  show->add_option("what", rules_options.what, "gfx target, PCI device id, or: torch VERSION")
+      ->required();
+  show->add_option("--rules", rules_options.dir, "Use the rules in DIR")
+      ->check(CLI::ExistingDirectory);
 
   CLI::App* list = app.add_subcommand("list-checks", "List every check id with its severity");
 
@@ -190,10 +300,19 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     if (list->parsed()) {
       return run_list_checks(out);
     }
+    if (lint->parsed()) {
+      return run_rules_lint(rules_options, out);
+    }
+    if (show->parsed()) {
+      return run_rules_show(rules_options, out, err);
+    }
   } catch (const RulesError& error) {
     err << "rocdoc: invalid rules: " << error.what() << "\n";
     return k_exit_usage;
   } catch (const SnapshotError& error) {
+    err << "rocdoc: " << error.what() << "\n";
+    return k_exit_usage;
+  } catch (const std::exception& error) {
     err << "rocdoc: " << error.what() << "\n";
     return k_exit_usage;
   }

@@ -95,7 +95,7 @@ struct AccessFacts {
 
   const GroupEntry* group_by_gid(std::uint32_t gid) const;
   bool process_has_gid(std::uint32_t gid) const;
-  /// /etc/group lists the user in the group (as member, or as primary group by gid).
+  /// /etc/group lists the user as a member of the group.
   bool group_file_lists_user(std::uint32_t gid) const;
 };
 

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "rocdoc/facts.h"
 #include "rocdoc/host.h"
@@ -10,9 +12,16 @@
 
 namespace rocdoc {
 
+/// An interpreter named with --python, and the sys.path it reported (asked once).
+struct PythonInterpreter {
+  std::string path;
+  std::vector<std::string> sys_path;
+};
+
 struct ProbeContext {
   const Host& host;
   const Knowledge& knowledge;
+  const std::vector<PythonInterpreter>& interpreters;
 };
 
 struct ProbeInfo {

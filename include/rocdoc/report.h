@@ -10,6 +10,7 @@
 #include "rocdoc/facts.h"
 #include "rocdoc/host.h"
 #include "rocdoc/knowledge.h"
+#include "rocdoc/probes.h"
 
 namespace rocdoc {
 
@@ -50,7 +51,9 @@ struct CheckSelection {
   std::set<std::string> skip;
 };
 
-Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelection& selection);
+/// Runs every probe and the selected checks. `interpreters` are those named with --python.
+Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelection& selection,
+                  const std::vector<PythonInterpreter>& interpreters = {});
 
 enum class FailOn { error, warning, never };
 /// 0 when nothing reaches the fail level, 1 otherwise.

@@ -2,7 +2,9 @@
 #include "src/checks/checks.h"
 
 #include <fmt/format.h>
+
 #include <algorithm>
+#include "src/util/shell.h"
 
 namespace rocdoc {
 
@@ -378,12 +380,43 @@ bool debian_like(const Facts& facts) {
          family == " ";
 }
 
-std::string update_grub_command(const Facts& facts) {
-  return debian_like(facts) ? "sudo update-grub" : "sudo grub2-mkconfig -o /boot/grub2/grub.cfg";
+std::string add_kernel_argument_command(const Facts& facts, const std::string& argument) {
+  if (debian_like(facts)) {
+    return fmt::format(
+        "sudo sed -i 's/^GRUB_CMDLINE_LINUX_DEFAULT=\"/&{} /' /etc/default/grub && sudo "
+        "update-grub",
+        argument);
+  }
+  return fmt::format("sudo grubby --update-kernel=ALL --args=\"{}\"", argument);
 }
 
-std::string update_initramfs_command(const Facts& facts) {
-  return debian_like(facts) ? "sudo update-initramfs -u" : "sudo dracut -f";
+std::vector<Fix> driver_load_fixes(const Facts& facts) {
+  std::vector<Fix> fix;
+  if (facts.driver) {
+    const DriverFacts& driver = *facts.driver;
+    for (const auto& line : driver.blacklist) {
+      fix.push_back(
+          {fmt::format("Comment out \"{}\" ({}:{})", line.text, line.file, line.line),
+           fmt::format("sudo sed -i '{}s/^/# /' {}", line.line, util::shell_quote(line.file)),
+           true});
+    }
+    if (!driver.blacklist.empty()) {
+      fix.push_back({"Rebuild the initramfs so the blacklist is gone at boot too",
+                     debian_like(facts) ? "sudo update-initramfs -u" : "sudo dracut -f", true});
+    }
+    if (driver.cmdline_nomodeset || driver.cmdline_blacklists_amdgpu) {
+      // Drops nomodeset and the amdgpu entry of a modprobe.blacklist= list; reboot after.
+      fix.push_back({"Take nomodeset and amdgpu out of the kernel command line, then reboot",
+                     debian_like(facts) ? "sudo sed -i -E -e 's/ ?nomodeset//' -e "
+                                          "'s/(modprobe\\.blacklist=[^\" ]*)amdgpu,?/\\1/' "
+                                          "/etc/default/grub && sudo update-grub"
+                                        : "sudo grubby --update-kernel=ALL "
+                                          "--remove-args=\"nomodeset modprobe.blacklist=amdgpu\"",
+                     true});
+    }
+  }
+  fix.push_back({"Load the driver", "sudo modprobe amdgpu", true});
+  return fix;
 }
 
 }  // namespace checks

@@ -70,9 +70,9 @@ CheckResult env_unknown(const CheckContext& context);
 std::string describe(const AmdGpu& gpu);
 /// True when os-release says Debian/Ubuntu family.
 bool debian_like(const Facts& facts);
-/// The command that regenerates the boot loader configuration on this distribution.
-std::string update_grub_command(const Facts& facts);
-/// The command that rebuilds the initramfs on this distribution.
-std::string update_initramfs_command(const Facts& facts);
+/// The command that adds a kernel command-line argument on this distribution.
+std::string add_kernel_argument_command(const Facts& facts, const std::string& argument);
+/// Fixes that let amdgpu load: blacklist lines, kernel command line, modprobe.
+std::vector<Fix> driver_load_fixes(const Facts& facts);
 
 }  // namespace rocdoc::checks

@@ -58,36 +58,15 @@ std::vector<Fix> fixes_for_unbound(const CheckContext& context, const PciDevice&
   }
   if (driver == "radeon") {
     fix.push_back(
-        {"The legacy radeon driver holds this GCN 1/2 GPU. Hand it to amdgpu on the "
-         "kernel command line (ROCm does not support these chips in any case):",
-         "radeon.si_support=0 radeon.cik_support=0 amdgpu.si_support=1 "
-         "amdgpu.cik_support=1",
+        {"The legacy radeon driver holds this GCN 1/2 GPU (ROCm does not support these chips "
+         "in any case). To hand it to amdgpu, add these kernel arguments and reboot",
+         add_kernel_argument_command(
+             facts,
+             "radeon.si_support=0 radeon.cik_support=0 amdgpu.si_support=1 amdgpu.cik_support=1"),
          true});
     return fix;
   }
-  if (facts.driver) {
-    for (const auto& line : facts.driver->blacklist) {
-      fix.push_back(
-          {fmt::format("Comment out \"{}\" ({}:{})", line.text, line.file, line.line),
-           fmt::format("sudo sed -i '{}s/^/# /' {}", line.line, util::shell_quote(line.file)),
-           true});
-    }
-    if (!facts.driver->blacklist.empty()) {
-      fix.push_back({"Rebuild the initramfs so the blacklist is gone at boot too",
-                     update_initramfs_command(facts), true});
-    }
-    if (facts.driver->cmdline_nomodeset || facts.driver->cmdline_blacklists_amdgpu) {
-      fix.push_back(
-          {"Remove nomodeset / modprobe.blacklist=amdgpu from GRUB_CMDLINE_LINUX_DEFAULT "
-           "in /etc/default/grub, update the boot loader and reboot",
-           "sudo sed -i -e 's/ *nomodeset//' -e 's/ *modprobe.blacklist=amdgpu//' "
-           "/etc/default/grub && " +
-               update_grub_command(facts),
-           true});
-    }
-  }
-  fix.push_back({"Load the driver", "sudo modprobe amdgpu", true});
-  return fix;
+  return driver_load_fixes(facts);
 }
 
 }  // namespace
@@ -173,7 +152,7 @@ CheckResult gpu_mixed_vendors(const CheckContext& context) {
   }
   const auto nvidia = other_gpus(context.facts, GpuVendor::nvidia);
   if (nvidia.empty()) {
-    return pass("only AMD GPUs");
+    return pass("no NVIDIA GPU beside the AMD ones");
   }
   std::vector<std::string> evidence;
   for (const auto& gpu : context.amd_gpus) {
@@ -183,7 +162,13 @@ CheckResult gpu_mixed_vendors(const CheckContext& context) {
     evidence.push_back("NVIDIA: " + pci_name(*device));
   }
   std::vector<Fix> fix;
-  const std::string amd_indices = index_list(context, false);
+  std::vector<std::string> indices;
+  for (const auto& gpu : context.amd_gpus) {
+    if (const auto index = hip_index(context, gpu)) {
+      indices.push_back(std::to_string(*index));
+    }
+  }
+  const std::string amd_indices = util::join(indices, ",");
   if (!amd_indices.empty()) {
     fix.push_back({"Pin ROCm programs to the AMD GPUs (HIP numbering)",
                    "export HIP_VISIBLE_DEVICES=" + amd_indices, false});
@@ -295,14 +280,15 @@ CheckResult pcie_link_degraded(const CheckContext& context) {
   if (problems.empty()) {
     return pass("every discrete AMD GPU runs its full link width", evidence);
   }
-  return finding(Severity::warning,
-                 fmt::format("{} runs a PCIe link narrower than card and slot support",
-                             problems.size() == 1 ? "An AMD GPU"
-                                                  : fmt::format("{} AMD GPUs", problems.size())),
-                 evidence,
-                 {{"Reseat the card, or move it to a full-width slot wired to the CPU (not a "
-                   "riser or chipset x4 slot); then compare again",
-                   "sudo lspci -vv -s " + first_slot + " | grep -E 'LnkCap|LnkSta'", true}});
+  return finding(
+      Severity::warning,
+      fmt::format("{} a PCIe link narrower than card and slot support",
+                  problems.size() == 1 ? "An AMD GPU runs"
+                                       : fmt::format("{} AMD GPUs run", problems.size())),
+      evidence,
+      {{"Reseat the card, or move it to a full-width slot wired to the CPU (not a "
+        "riser or chipset x4 slot); then compare again",
+        "sudo lspci -vv -s " + first_slot + " | grep -E 'LnkCap|LnkSta'", true}});
 }
 
 CheckResult pcie_atomics(const CheckContext& context) {

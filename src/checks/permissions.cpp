@@ -84,15 +84,22 @@ std::vector<Fix> permission_fixes(const CheckContext& context,
          util::join(flags, " "), false});
     return fix;
   }
-  const bool group_lacks_rw = std::any_of(denied.begin(), denied.end(), [](const DeviceNode* n) {
-    return (n->stat.mode & 0060) != 0060;
-  });
-  if (group_lacks_rw) {
-    fix.push_back({"The node's mode does not let its group read and write: restore the udev rule",
-                   "echo 'KERNEL==\"kfd\", GROUP=\"render\", MODE=\"0660\"' | sudo tee "
-                   "/etc/udev/rules.d/70-amdgpu-kfd.rules && sudo udevadm control --reload && "
-                   "sudo udevadm trigger",
-                   true});
+  for (const auto* node : denied) {
+    if ((node->stat.mode & 0060) == 0060) {
+      continue;
+    }
+    // The kernel names the nodes kfd and renderD<N>; udev gives them their group and mode.
+    const bool kfd = node->path == "/dev/kfd";
+    fix.push_back(
+        {fmt::format("{}'s mode does not let its group read and write: restore the udev rule",
+                     node->path),
+         fmt::format("echo 'SUBSYSTEM==\"{}\", KERNEL==\"{}\", GROUP=\"{}\", MODE=\"0660\"' | "
+                     "sudo tee /etc/udev/rules.d/70-rocdoc-{}.rules && sudo udevadm control "
+                     "--reload && sudo udevadm trigger",
+                     kfd ? "kfd" : "drm", kfd ? "kfd" : "renderD*", node_group(*node),
+                     kfd ? "kfd" : "render"),
+         true});
+    break;
   }
   const bool listed = std::all_of(denied.begin(), denied.end(), [&](const DeviceNode* n) {
     return access.group_file_lists_user(n->stat.gid);
@@ -136,14 +143,13 @@ CheckResult node_check(const CheckContext& context, const std::vector<const Devi
     return pass(fmt::format("permissions allow {}; its open fails for another reason", what),
                 evidence);
   }
-  evidence.push_back(fmt::format("process {} (uid {}) has groups: {}", access.identity.user,
-                                 access.identity.uid, [&] {
-                                   std::vector<std::string> names;
-                                   for (const auto& g : access.identity.groups) {
-                                     names.push_back(g.name);
-                                   }
-                                   return util::join(names, ",");
-                                 }()));
+  std::vector<std::string> groups;
+  for (const auto& group : access.identity.groups) {
+    groups.push_back(group.name.empty() ? std::to_string(group.gid) : group.name);
+  }
+  evidence.push_back(fmt::format("process {}(uid {}) has groups: {}",
+                                 access.identity.user.empty() ? "" : access.identity.user + " ",
+                                 access.identity.uid, util::join(groups, ",")));
   return finding(Severity::error,
                  fmt::format("This process cannot open {} read-write: permission denied (group {})",
                              what, node_group(*denied.front())),

@@ -11,16 +11,6 @@ namespace {
 
 constexpr std::uint64_t k_min_shm = 1ull << 30;
 
-std::string grub_add_argument(const Facts& facts, const std::string& argument) {
-  if (debian_like(facts)) {
-    return fmt::format(
-        "sudo sed -i 's/^GRUB_CMDLINE_LINUX_DEFAULT=\"/&{} /' /etc/default/grub && sudo "
-        "update-grub",
-        argument);
-  }
-  return fmt::format("sudo grubby --update-kernel=ALL --args={}", argument);
-}
-
 }  // namespace
 
 CheckResult numa_balancing(const CheckContext& context) {
@@ -57,7 +47,7 @@ CheckResult iommu_mode(const CheckContext& context) {
   }
   const auto& params = context.facts.system->iommu_params;
   const bool ok = std::any_of(params.begin(), params.end(), [](const std::string& p) {
-    return p == "iommu=pt" || p == "amd_iommu=off" || p == "intel_iommu=off";
+    return p == "iommu=pt" || p == "iommu=off" || p == "amd_iommu=off" || p == "intel_iommu=off";
   });
   const std::vector<std::string> evidence = {
       fmt::format("{} discrete AMD GPUs", discrete),
@@ -73,7 +63,7 @@ CheckResult iommu_mode(const CheckContext& context) {
                  "IOMMU translation (slow, and hangs have been reported)",
                  evidence,
                  {{"Add iommu=pt to the kernel command line, then reboot",
-                   grub_add_argument(context.facts, "iommu=pt"), true}});
+                   add_kernel_argument_command(context.facts, "iommu=pt"), true}});
 }
 
 CheckResult shm_small(const CheckContext& context) {

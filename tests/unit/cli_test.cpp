@@ -90,3 +90,40 @@ TEST_CASE("verbose output shows skipped checks with their reasons", "[cli]") {
   CHECK(quiet.out.find("perm.kfd") == std::string::npos);
   CHECK(verbose.out.find("- perm.kfd  WSL") != std::string::npos);
 }
+
+TEST_CASE("rules lint validates a directory; rules show prints what the base knows",
+          "[cli][rules]") {
+  const Run lint = cli({"rules", "lint"});
+  CHECK(lint.code == 0);
+  CHECK(lint.out.find("valid") != std::string::npos);
+  const Run embedded_dir = cli({"rules", "lint", std::string(ROCDOC_SOURCE_DIR) + "/rules"});
+  CHECK(embedded_dir.code == 0);
+
+  test::TempSnapshot bad;
+  bad.file("/torch.yaml",
+           "releases:\n  - torch: \"2.6.0\"\n    torchvision: \"0.21.0\"\n"
+           "    torchaudio: \"2.6.0\"\n    rocm_indexes: [\"rocm6.2.4\"]\n"
+           "    gfx: [gfx1031, gfx9999]\n    source: s\n");
+  const Run invalid = cli({"rules", "lint", bad.root()});
+  CHECK(invalid.code == 2);
+  CHECK(invalid.err.find(bad.root() + "/torch.yaml:6:") != std::string::npos);
+
+  const Run target = cli({"rules", "show", "gfx1031"});
+  CHECK(target.code == 0);
+  CHECK(target.out.find("HSA_OVERRIDE_GFX_VERSION=10.3.0: works") != std::string::npos);
+  const Run torch = cli({"rules", "show", "torch", "2.6"});
+  CHECK(torch.code == 0);
+  CHECK(torch.out.find("pip install torch==2.6.0 torchvision==0.21.0 torchaudio==2.6.0 --index-url "
+                       "https://download.pytorch.org/whl/rocm6.2.4") != std::string::npos);
+  CHECK(cli({"rules", "show", "74a1"}).out.find("gfx942") != std::string::npos);
+  const Run unknown = cli({"rules", "show", "gfx1301"});
+  CHECK(unknown.code == 2);
+  CHECK(unknown.err.find("did you mean gfx1101?") != std::string::npos);
+  CHECK(cli({"rules", "show", "torch", "9.9"}).code == 2);
+}
+
+TEST_CASE("--python cannot read a snapshot", "[cli]") {
+  const Run run = cli({"check", "--root", k_fixture, "--python", "/usr/bin/python3"});
+  CHECK(run.code == 2);
+  CHECK(run.err.find("cannot go with --root") != std::string::npos);
+}

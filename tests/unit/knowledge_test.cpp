@@ -15,14 +15,17 @@ const char* k_targets = R"(targets:
     source: "kfd_device.c"
 )";
 
-RulesError load_error(const std::string& targets, const std::string& pci) {
+RulesError load_error(const std::string& targets, const std::string& pci,
+                      const std::string& torch = "releases: []\n",
+                      const std::string& env = "variables: []\n",
+                      const std::string& wsl = "releases: []\n") {
   try {
     load_knowledge({{"gfx_targets.yaml", targets},
                     {"pci_ids.yaml", pci},
                     {"rocm_releases.yaml", "releases: []\n"},
-                    {"torch.yaml", "releases: []\n"},
-                    {"env_vars.yaml", "variables: []\n"},
-                    {"wsl.yaml", "releases: []\n"}},
+                    {"torch.yaml", torch},
+                    {"env_vars.yaml", env},
+                    {"wsl.yaml", wsl}},
                    "test");
   } catch (const RulesError& error) {
     return error;
@@ -101,6 +104,45 @@ TEST_CASE("bad rules are refused with file:line:column", "[knowledge][lint]") {
         k_targets, "devices:\n  - id: \"73dfx\"\n    name: x\n    gfx: gfx1031\n    source: s\n");
     CHECK(error.line() == 2);
   }
+  SECTION("a torch row naming an unknown gfx target") {
+    const RulesError error = load_error(
+        k_targets, "devices: []\n",
+        "releases:\n  - torch: \"2.6.0\"\n    torchvision: \"0.21.0\"\n    torchaudio: \"2.6.0\"\n"
+        "    rocm_indexes: [\"rocm6.2.4\"]\n    gfx: [gfx1031, gfx9999]\n    source: s\n");
+    CHECK(error.file() == "torch.yaml");
+    CHECK(error.line() == 6);
+    CHECK(std::string(error.what()).find("unknown gfx target gfx9999") != std::string::npos);
+  }
+  SECTION("a torch row without torchaudio") {
+    const RulesError error =
+        load_error(k_targets, "devices: []\n",
+                   "releases:\n  - torch: \"2.6.0\"\n    torchvision: \"0.21.0\"\n"
+                   "    rocm_indexes: [\"rocm6.2.4\"]\n    gfx: [gfx1031]\n    source: s\n");
+    CHECK(error.line() == 2);
+    CHECK(std::string(error.what()).find("torchaudio") != std::string::npos);
+  }
+  SECTION("an override verdict that does not exist") {
+    const RulesError error = load_error(
+        std::string(k_targets) +
+            "    override:\n      value: \"10.3.0\"\n      verdict: fine\n      source: s\n",
+        "devices: []\n");
+    CHECK(error.line() == 9);
+    CHECK(std::string(error.what()).find("\"verdict\" must be one of") != std::string::npos);
+  }
+  SECTION("a misspelling whose real name is not listed") {
+    const RulesError error = load_error(k_targets, "devices: []\n", "releases: []\n",
+                                        "variables:\n  - name: FOO\n    kind: misspelling\n"
+                                        "    real: BAR\n    source: s\n");
+    CHECK(error.file() == "env_vars.yaml");
+    CHECK(std::string(error.what()).find("BAR") != std::string::npos);
+  }
+  SECTION("a WSL release naming an unknown GPU") {
+    const RulesError error =
+        load_error(k_targets, "devices: []\n", "releases: []\n", "variables: []\n",
+                   "releases:\n  - rocm: \"6.4.2\"\n    gpus: [gfx1234]\n    source: s\n");
+    CHECK(error.file() == "wsl.yaml");
+    CHECK(error.line() == 3);
+  }
   SECTION("a target defined twice") {
     const RulesError error =
         load_error(std::string(k_targets) + std::string(k_targets).substr(9), "devices: []\n");
@@ -120,4 +162,33 @@ TEST_CASE("ROCm releases are ordered and every driver version names one", "[know
   }
   REQUIRE(knowledge.driver_version("6.8.5") != nullptr);
   CHECK(knowledge.driver_version("6.8.5")->rocm == "6.2");
+}
+
+TEST_CASE("every torch row's targets exist and every release pairs companions", "[knowledge]") {
+  const Knowledge knowledge = load_embedded_knowledge();
+  REQUIRE(knowledge.torch_releases.size() >= 20);
+  for (const auto& release : knowledge.torch_releases) {
+    INFO(release.torch);
+    CHECK_FALSE(release.torchvision.empty());
+    CHECK_FALSE(release.audio().empty());
+    CHECK_FALSE(release.rocm_indexes.empty());
+    for (const auto& target : release.gfx) {
+      CHECK(knowledge.target(target) != nullptr);
+    }
+  }
+  REQUIRE(knowledge.torch_release("2.6.0+rocm6.2.4") != nullptr);
+  CHECK(knowledge.torch_release("2.6.0")->rocm_indexes.back() == "rocm6.2.4");
+  CHECK(knowledge.torch_release("2.12.0")->torchaudio.empty());  // never published
+  CHECK(knowledge.torch_release("2.12.0")->audio() == "2.11.0");
+}
+
+TEST_CASE("override verdicts of the knowledge base", "[knowledge]") {
+  const Knowledge knowledge = load_embedded_knowledge();
+  CHECK(knowledge.target("gfx1031")->override_value->verdict == OverrideVerdict::works);
+  CHECK(knowledge.target("gfx1031")->override_value->value == "10.3.0");
+  CHECK(knowledge.target("gfx1103")->override_value->verdict == OverrideVerdict::dangerous);
+  CHECK(knowledge.target("gfx90c")->override_value->verdict == OverrideVerdict::dangerous);
+  CHECK(knowledge.target("gfx1033")->override_value->verdict == OverrideVerdict::dangerous);
+  CHECK(knowledge.target("gfx1102")->override_value->unneeded_since_torch == "2.7");
+  CHECK(knowledge.env_variable("PYTORCH_TUNABLE_BACKEND")->real == "PYTORCH_TUNABLEOP_ENABLED");
 }
