@@ -64,23 +64,26 @@ std::optional<PciDevice> read_device(const Host& host, const std::string& bdf) {
   result.vendor = static_cast<std::uint16_t>(*vendor);
   result.device = static_cast<std::uint16_t>(*device);
   result.class_code = static_cast<std::uint32_t>(*class_code);
-  if (const auto value = read_hex(host, dir + "/subsystem_vendor")) {
-    result.subsystem_vendor = static_cast<std::uint16_t>(*value);
-  }
-  if (const auto value = read_hex(host, dir + "/subsystem_device")) {
-    result.subsystem_device = static_cast<std::uint16_t>(*value);
-  }
   if (const auto value = read_hex(host, dir + "/revision")) {
     result.revision = static_cast<std::uint8_t>(*value);
   }
   if (const auto driver = host.read_link(dir + "/driver")) {
     result.driver = last_component(*driver);
   }
+  result.gpu = classify_gpu(result.vendor, result.class_code);
+  if (!result.gpu && !result.is_bridge()) {
+    return result;  // subsystem, link and topology matter only for GPUs and the bridges above them
+  }
+  if (const auto value = read_hex(host, dir + "/subsystem_vendor")) {
+    result.subsystem_vendor = static_cast<std::uint16_t>(*value);
+  }
+  if (const auto value = read_hex(host, dir + "/subsystem_device")) {
+    result.subsystem_device = static_cast<std::uint16_t>(*value);
+  }
   result.link = read_link_state(host, dir);
   if (const auto path = host.read_link(dir)) {
     result.upstream = upstream_from_sysfs_path(*path);
   }
-  result.gpu = classify_gpu(result.vendor, result.class_code);
   return result;
 }
 

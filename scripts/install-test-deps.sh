@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs what the test suite and the benchmark need on Debian 12, beyond the build
 # dependencies: lspci (the live test compares against it), strace (the live test proves
-# `check` starts no subprocess), Python's jsonschema (report schema validation) and Debian's
+# `check` starts no subprocess), Python's jsonschema and yaml (report and rules schema
+# validation: scripts/validate-rules-schema.py) and Debian's
 # python3-torch (bench/ times its collect_env; a real torch install for the Python probes).
 # clang-format checks the code style. Test-only: never needed to build or run rocdoc.
 set -eu
@@ -10,4 +11,4 @@ SUDO=""
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
-  pciutils strace clang-format python3 python3-jsonschema python3-torch
+  pciutils strace clang-format python3 python3-jsonschema python3-yaml python3-torch

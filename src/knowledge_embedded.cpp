@@ -5,9 +5,11 @@
 namespace rocdoc {
 
 Knowledge load_embedded_knowledge() {
-  // Validated at build time (rocdoc_rulesc) and stored as JSON: parsing YAML at every start
-  // would cost more than the whole check.
-  return knowledge_from_json(embedded_compiled_knowledge(), "embedded");
+  // Validated at build time (rocdoc_rulesc) and compiled in as data: parsing YAML or JSON at
+  // every start would cost more than the whole check.
+  Knowledge knowledge = embedded_knowledge_data();
+  knowledge.origin = "embedded";
+  return knowledge;
 }
 
 Knowledge load_knowledge_dir(const std::string& dir) {

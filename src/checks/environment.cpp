@@ -67,7 +67,11 @@ CheckResult env_visible_devices(const CheckContext& context) {
       continue;
     }
     if (util::trim(*value).empty()) {
-      problems.push_back(fmt::format("{} is set but empty: it hides every GPU", name));
+      problems.push_back(std::string_view(name) == "ROCR_VISIBLE_DEVICES"
+                             ? fmt::format("{} is set but empty: it hides every GPU", name)
+                             : fmt::format("{} is set but empty: PyTorch reads it as no device "
+                                           "(torch.cuda.device_count() is 0)",
+                                           name));
     } else if (valid.empty()) {
       problems.push_back(
           fmt::format("{}={} names no GPU that exists: it hides every GPU", name, *value));
@@ -149,7 +153,7 @@ CheckResult env_unknown(const CheckContext& context) {
     problems.push_back(fmt::format("{} does not exist; the real name is {}", name, variable->real));
     const bool switch_variable =
         variable->real.size() > 8 && variable->real.substr(variable->real.size() - 8) == "_ENABLED";
-    fix.push_back({fmt::format("Use the real name: {}", variable->description),
+    fix.push_back({fmt::format("Use the real name, {}", variable->real),
                    fmt::format("unset {} && export {}={}", name, variable->real,
                                switch_variable ? std::string("1") : util::shell_quote(value)),
                    false});

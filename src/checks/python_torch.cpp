@@ -53,15 +53,45 @@ const TorchRelease* rocm_release_for(const CheckContext& context,
                                                   : &context.knowledge.torch_releases.back();
 }
 
+const PythonEnvironment* rocm_torch_elsewhere(const CheckContext& context) {
+  for (const auto* environment : torch_environments(context)) {
+    if (environment->torch->build == TorchBuild::rocm) {
+      return environment;
+    }
+  }
+  return nullptr;
+}
+
 std::vector<Fix> reinstall_fixes(const CheckContext& context,
                                  const PythonEnvironment& environment) {
   std::vector<Fix> fix;
   const std::string python = python_of(&environment);
-  fix.push_back({fmt::format("Remove the wrong build from {}", environment.site_dir),
-                 python + " -m pip uninstall -y torch torchvision torchaudio", false});
+  if (environment.site_dir == "/usr/lib/python3/dist-packages") {
+    // The distribution's package (Debian/Ubuntu python3-torch); pip must not touch it.
+    fix.push_back({"Remove the distribution's CPU/CUDA torch package",
+                   "sudo apt remove python3-torch", true});
+  } else {
+    fix.push_back({fmt::format("Remove the wrong build from {}", environment.site_dir),
+                   python + " -m pip uninstall -y torch torchvision torchaudio", false});
+  }
+  if (const PythonEnvironment* good = rocm_torch_elsewhere(context)) {
+    fix.push_back(
+        {fmt::format("A ROCm torch is already installed in {}: run your programs with that "
+                     "environment's interpreter",
+                     good->site_dir),
+         "", false});
+    return fix;
+  }
   if (const TorchRelease* release = rocm_release_for(context, environment.torch->version)) {
-    fix.push_back({fmt::format("Install the ROCm build of torch {}", release->torch),
-                   pip_install_line(*release, python), false});
+    fix.push_back(
+        {fmt::format("Install the ROCm build of torch {}{}", release->torch,
+                     environment.site_dir == "/usr/lib/python3/dist-packages"
+                         ? " in a virtual environment (python3 -m venv ~/venv)"
+                         : ""),
+         pip_install_line(*release, environment.site_dir == "/usr/lib/python3/dist-packages"
+                                        ? "python3"
+                                        : python),
+         false});
   }
   return fix;
 }
@@ -158,8 +188,7 @@ CheckResult torch_rocm_mismatch(const CheckContext& context) {
     any = true;
     const auto index = wheel_index(torch);
     const TorchRelease* release = context.knowledge.torch_release(torch.version);
-    const bool amd_build = local_tag(torch.version).find(".git") != std::string::npos;
-    if (release != nullptr && index && !amd_build &&
+    if (release != nullptr && index &&
         std::find(release->rocm_indexes.begin(), release->rocm_indexes.end(), *index) ==
             release->rocm_indexes.end()) {
       problems.push_back(fmt::format("torch {} in {}: pytorch.org builds torch {} for {}, not {}",
@@ -211,8 +240,9 @@ CheckResult torch_companions(const CheckContext& context) {
   for (const auto* environment : torch_environments(context)) {
     const TorchInstall& torch = *environment->torch;
     const std::string family = tag_family(local_tag(torch.version));
-    const TorchRelease* release = context.knowledge.torch_release(torch.version);
-    const std::string torch_tag = local_tag(torch.version);
+    // The pairing table is pytorch.org's; AMD's builds pair their own companions.
+    const TorchRelease* release =
+        is_other_rocm_build(torch) ? nullptr : context.knowledge.torch_release(torch.version);
     std::vector<std::string> here;
     for (const auto& package : environment->packages) {
       std::optional<std::string> paired;

@@ -48,7 +48,8 @@ std::string base_version(const std::string& version) {
 std::optional<std::vector<int>> version_parts(const std::string& version) {
   std::vector<int> parts;
   for (const auto part : util::split(base_version(version), '.')) {
-    const auto value = util::parse_unsigned(part);
+    // "0a0" (a pre-release such as Debian's 1.13.0a0) counts by its leading number.
+    const auto value = util::parse_unsigned(part.substr(0, part.find_first_not_of("0123456789")));
     if (!value) {
       return std::nullopt;
     }
@@ -72,24 +73,28 @@ std::optional<std::string> major_minor(const std::string& version) {
 }
 
 std::optional<std::string> wheel_index(const TorchInstall& torch) {
-  if (torch.build != TorchBuild::rocm) {
+  if (torch.build != TorchBuild::rocm || is_other_rocm_build(torch)) {
     return std::nullopt;
   }
   const std::string tag = local_tag(torch.version);
-  if (tag.rfind("rocm", 0) != 0) {
-    return std::nullopt;
-  }
-  // AMD's repo.radeon.com builds: "rocm7.2.0.git7e1940d4" → "rocm7.2.0".
-  const auto git = tag.find(".git");
-  return git == std::string::npos ? tag : tag.substr(0, git);
+  return tag.rfind("rocm", 0) == 0 ? std::optional(tag) : std::nullopt;
+}
+
+bool is_other_rocm_build(const TorchInstall& torch) {
+  const std::string tag = local_tag(torch.version);
+  // pytorch.org: "rocm6.2.4"; AMD's repo.radeon.com: "rocm7.2.0.git7e1940d4", "rocm7.2.0.lw...".
+  return torch.build == TorchBuild::rocm &&
+         (tag.rfind("rocm", 0) != 0 ||
+          tag.find_first_not_of("0123456789.", 4) != std::string::npos);
 }
 
 std::optional<std::string> wheel_rocm(const TorchInstall& torch) {
   if (torch.rocm) {
     return major_minor(*torch.rocm);
   }
-  if (const auto index = wheel_index(torch)) {
-    return major_minor(index->substr(4));
+  const std::string tag = local_tag(torch.version);
+  if (tag.rfind("rocm", 0) == 0) {
+    return major_minor(tag.substr(4));
   }
   if (torch.hip) {
     return major_minor(*torch.hip);
@@ -110,6 +115,8 @@ std::vector<Judge> support_judges(const CheckContext& context) {
           fmt::format("torch {} in {}", torch.version, environment.site_dir), {}, &environment};
       if (torch.compiled_targets) {
         judge.targets = *torch.compiled_targets;
+      } else if (is_other_rocm_build(torch)) {
+        continue;  // not a pytorch.org wheel: the matrix says nothing about its targets
       } else if (const TorchRelease* release = knowledge.torch_release(torch.version)) {
         judge.targets = release->targets_for(wheel_index(torch).value_or(""));
       } else {
@@ -248,11 +255,17 @@ std::string pip_install_line(const TorchRelease& release, const std::string& pyt
 }
 
 std::string python_of(const PythonEnvironment* environment) {
-  if (environment == nullptr || environment->prefix.size() < 7 ||
-      environment->prefix.substr(environment->prefix.size() - 7) == "/.local") {
+  if (environment == nullptr) {
+    return "python3";
+  }
+  const std::string& prefix = environment->prefix;
+  if (prefix == "/usr" || prefix == "/usr/local") {
+    return "/usr/bin/python3";  // the distribution's interpreter reads both dist-packages
+  }
+  if (prefix.size() >= 7 && prefix.substr(prefix.size() - 7) == "/.local") {
     return "python3";  // the user site belongs to whichever python3 the user runs
   }
-  return util::shell_quote(environment->prefix + "/bin/python3");
+  return util::shell_quote(prefix + "/bin/python3");
 }
 
 std::vector<Fix> remedy_for(const CheckContext& context, const AmdGpu& gpu,

@@ -18,6 +18,9 @@ std::optional<std::vector<int>> version_parts(const std::string& version);
 /// "6.2.41134-65d174c3e" → "6.2"; nullopt when it does not start with major.minor.
 std::optional<std::string> major_minor(const std::string& version);
 
+/// A ROCm torch that is not a pytorch.org wheel (AMD's repo.radeon.com builds, local builds):
+/// the knowledge base's wheel matrix does not describe it.
+bool is_other_rocm_build(const TorchInstall& torch);
 /// The pytorch.org index a ROCm wheel came from ("rocm6.2.4"); nullopt for other builds.
 std::optional<std::string> wheel_index(const TorchInstall& torch);
 /// The ROCm major.minor a ROCm wheel was built with.

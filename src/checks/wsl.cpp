@@ -52,18 +52,27 @@ CheckResult wsl_runtime_missing(const CheckContext& context) {
   }
   const RocmFacts& rocm = *context.facts.rocm;
   std::vector<std::string> missing;
+  std::vector<Fix> fix;
   if (!rocm.wsl_dxcore) {
     missing.push_back("/usr/lib/wsl/lib/libdxcore.so");
+    fix.push_back({"libdxcore.so comes with WSL itself: update WSL in a Windows terminal",
+                   "wsl --update", false});
   }
   const std::optional<std::string> version =
       rocm.opt_rocm_version ? rocm.opt_rocm_version : rocm.rocm_path_version;
   if (!version) {
     missing.push_back("a ROCm install (/opt/rocm)");
+    fix.push_back({"Install ROCm for WSL (no kernel driver: Windows provides it)",
+                   "sudo amdgpu-install -y --usecase=wsl,rocm --no-dkms", true});
   } else if (const WslRelease* release =
                  context.knowledge.wsl_release(version->substr(0, version->find('-')))) {
     if (release->uses_rocdxg() && !rocm.rocdxg) {
       missing.push_back(
           fmt::format("librocdxg.so (ROCm {} reaches the GPU through it)", release->rocm));
+      fix.push_back(
+          {"Install librocdxg from its release package (it is not part of amdgpu-install), "
+           "then refresh the linker cache",
+           "sudo ldconfig", true});
     }
   }
   if (missing.empty()) {
@@ -72,9 +81,7 @@ CheckResult wsl_runtime_missing(const CheckContext& context) {
   return finding(
       Severity::error,
       "WSL 2 is missing the user-space pieces that reach the GPU: " + util::join(missing, ", "),
-      missing,
-      {{"Install ROCm for WSL (no kernel driver: Windows provides it)",
-        "sudo amdgpu-install -y --usecase=wsl,rocm --no-dkms", true}});
+      missing, fix);
 }
 
 CheckResult wsl_torch_bundled_runtime(const CheckContext& context) {

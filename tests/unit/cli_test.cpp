@@ -122,7 +122,7 @@ TEST_CASE("rules lint validates a directory; rules show prints what the base kno
   CHECK(cli({"rules", "show", "torch", "9.9"}).code == 2);
 }
 
-TEST_CASE("--python cannot read a snapshot", "[cli]") {
+TEST_CASE("the python option cannot go with a snapshot", "[cli]") {
   const Run run = cli({"check", "--root", k_fixture, "--python", "/usr/bin/python3"});
   CHECK(run.code == 2);
   CHECK(run.err.find("cannot go with --root") != std::string::npos);
