@@ -17,6 +17,19 @@ bool contains(const std::vector<std::string>& list, const std::string& item) {
 
 std::string unset_command(const OverrideSetting& setting) { return "unset " + setting.variable; }
 
+/// HIP indices of the discrete GPUs ROCm can reach, "0,1"; empty when there are none.
+std::string discrete_indices(const CheckContext& context) {
+  std::vector<std::string> indices;
+  for (const auto& gpu : context.amd_gpus) {
+    if (!gpu.integrated()) {
+      if (const auto index = hip_index(context, gpu)) {
+        indices.push_back(std::to_string(*index));
+      }
+    }
+  }
+  return util::join(indices, ",");
+}
+
 }  // namespace
 
 CheckResult arch_unsupported(const CheckContext& context) {
@@ -100,12 +113,19 @@ CheckResult arch_override_wrong(const CheckContext& context) {
       continue;
     }
     const auto& known = gpu.target != nullptr ? gpu.target->override_value : std::nullopt;
-    if (known && known->verdict == OverrideVerdict::works && known->value != setting->value) {
+    const auto discrete = discrete_indices(context);
+    if (gpu.integrated() && !discrete.empty()) {
+      fix.push_back({"Hide the integrated GPU from ROCm programs: no override value suits it",
+                     "export HIP_VISIBLE_DEVICES=" + discrete, false});
+    } else if (known && known->verdict == OverrideVerdict::works &&
+               known->value != setting->value) {
       fix.push_back({fmt::format("The value that works for {} (unofficial)", gpu.target->name),
                      fmt::format("export {}={}", setting->variable, known->value), false});
     } else {
       fix.push_back({"Remove the override", unset_command(*setting), false});
-      for (auto& remedy : remedy_for(context, gpu, nullptr)) {
+      const auto judges = support_judges(context);
+      for (auto& remedy :
+           remedy_for(context, gpu, judges.empty() ? nullptr : judges.front().environment)) {
         fix.push_back(std::move(remedy));
       }
     }
@@ -175,8 +195,10 @@ CheckResult arch_override_mixed(const CheckContext& context) {
     }
     targets.insert(gpu.target->name);
     evidence.push_back(fmt::format("{} (KFD node {})", describe(gpu), gpu.kfd->index));
+    // The override is meant for a GPU of its family that is not that target already.
     const GfxTarget* as = wanted ? context.knowledge.target(*wanted) : nullptr;
-    if (intended == nullptr && as != nullptr && as->family == gpu.target->family) {
+    if (intended == nullptr && as != nullptr && as->family == gpu.target->family &&
+        as->name != gpu.target->name) {
       intended = &gpu;
     }
   }
@@ -184,7 +206,10 @@ CheckResult arch_override_mixed(const CheckContext& context) {
     return pass("the global override applies to one kind of GPU");
   }
   std::vector<Fix> fix;
-  if (intended != nullptr) {
+  if (intended == nullptr) {
+    fix.push_back(
+        {"No GPU here needs it: remove the override", "unset HSA_OVERRIDE_GFX_VERSION", false});
+  } else {
     fix.push_back(
         {fmt::format("Give the override to the GPU that needs it only (per-node variables: "
                      "ROCm 6.3 and newer, the node index counts CPU nodes)"),

@@ -93,7 +93,6 @@ CheckResult rocm_multiple(const CheckContext& context) {
                 evidence);
   }
   std::vector<Fix> fix;
-  const std::string target = rocm.opt_rocm_target.value_or("/opt/rocm");
   if (const std::string* ld = context.facts.env->find("LD_LIBRARY_PATH")) {
     std::vector<std::string> kept;
     for (const auto part : util::split(*ld, ':')) {
@@ -112,9 +111,9 @@ CheckResult rocm_multiple(const CheckContext& context) {
   }
   return finding(
       Severity::warning,
-      fmt::format("{} ROCm releases are installed and the pointers disagree ({}): programs mix "
-                  "libraries of different releases",
-                  rocm.installs.size(), target),
+      fmt::format("{} ROCm releases are installed and /opt/rocm, ROCM_PATH and LD_LIBRARY_PATH "
+                  "point at different ones: programs mix libraries of different releases",
+                  rocm.installs.size()),
       evidence, fix);
 }
 

@@ -166,3 +166,95 @@ TEST_CASE("a DKMS driver four releases from the user space is flagged", "[checks
   CHECK(commands(version) == std::vector<std::string>{"sudo amdgpu-install --usecase=dkms"});
   CHECK(result_of("rx7900xtx-healthy", "driver.version").status == Status::skip);
 }
+
+// ---- the software half: exact remedies --------------------------------------------------
+
+TEST_CASE("gfx1031 without an override gets the 10.3.0 override, said to be unofficial",
+          "[checks][arch]") {
+  const CheckResult r = result_of("rx6700xt-no-override", "arch.unsupported");
+  CHECK(r.status == Status::fail);
+  CHECK(commands(r) == std::vector<std::string>{"export HSA_OVERRIDE_GFX_VERSION=10.3.0"});
+  CHECK(r.fix.front().description.find("unofficial") != std::string::npos);
+  CHECK(result_of("rx6700xt-override-10-3-0", "arch.unsupported").status == Status::pass);
+}
+
+TEST_CASE("a wrong override is corrected to the value that works", "[checks][arch]") {
+  for (const char* fixture : {"rx6700xt-override-10-3-1", "rdna2-override-11"}) {
+    INFO(fixture);
+    const CheckResult r = result_of(fixture, "arch.override-wrong");
+    CHECK(r.status == Status::fail);
+    CHECK(commands(r) == std::vector<std::string>{"export HSA_OVERRIDE_GFX_VERSION=10.3.0"});
+    CHECK(result_of(fixture, "arch.unsupported").status == Status::pass);  // reported once
+  }
+}
+
+TEST_CASE("a dangerous override is never suggested; the fix unsets it", "[checks][arch]") {
+  const CheckResult r = result_of("apu-780m-override-11", "arch.override-wrong");
+  CHECK(r.status == Status::fail);
+  CHECK(r.message.find("dangerous") != std::string::npos);
+  const auto list = commands(r);
+  REQUIRE_FALSE(list.empty());
+  CHECK(list.front() == "unset HSA_OVERRIDE_GFX_VERSION");
+  for (const auto& command : list) {
+    CHECK(command.find("export HSA_OVERRIDE_GFX_VERSION") == std::string::npos);
+  }
+  const CheckResult gfx90c = result_of("apu-gfx90c", "arch.unsupported");
+  CHECK(commands(gfx90c) == std::vector<std::string>{"export PYTORCH_ROCM_ARCH=gfx90c"});
+  CHECK(gfx90c.fix.front().description.find("No supported path") != std::string::npos);
+}
+
+TEST_CASE("RX 7600 on torch 2.6 gets the torch 2.7 line; on torch 2.7 the override is unneeded",
+          "[checks][arch]") {
+  const CheckResult old = result_of("rx7600-torch26", "arch.unsupported");
+  REQUIRE(old.fix.size() == 2);
+  CHECK(old.fix[0].command ==
+        "'/home/alice/venv/bin/python3' -m pip install torch==2.7.0 torchvision==0.22.0 "
+        "torchaudio==2.7.0 --index-url https://download.pytorch.org/whl/rocm6.3");
+  CHECK(old.fix[1].command == "export HSA_OVERRIDE_GFX_VERSION=11.0.0");
+  const CheckResult unneeded = result_of("rx7600-torch27", "arch.override-unneeded");
+  CHECK(unneeded.status == Status::warn);
+  CHECK(commands(unneeded) == std::vector<std::string>{"unset HSA_OVERRIDE_GFX_VERSION"});
+}
+
+TEST_CASE("a CUDA wheel is replaced by the ROCm build of the same torch version",
+          "[checks][torch]") {
+  const CheckResult r = result_of("cuda-wheel-pytorch-org", "torch.cuda-wheel");
+  CHECK(r.status == Status::fail);
+  CHECK(commands(r) ==
+        std::vector<std::string>{
+            "'/home/alice/venv/bin/python3' -m pip uninstall -y torch torchvision torchaudio",
+            "'/home/alice/venv/bin/python3' -m pip install torch==2.6.0 torchvision==0.21.0 "
+            "torchaudio==2.6.0 --index-url https://download.pytorch.org/whl/rocm6.2.4"});
+}
+
+TEST_CASE("Debian's CPU torch is removed with apt, and only that environment is named",
+          "[checks][torch]") {
+  const CheckResult r = result_of("torch-two-envs", "torch.cpu-wheel");
+  CHECK(r.status == Status::fail);
+  REQUIRE(r.evidence.size() == 1);
+  CHECK(r.evidence.front().find("/usr/lib/python3/dist-packages") != std::string::npos);
+  CHECK(commands(r).front() == "sudo apt remove python3-torch");
+}
+
+TEST_CASE("software fixes: companions, LD_LIBRARY_PATH, WSL, variables",
+          "[checks][torch][wsl][env]") {
+  CHECK(commands(result_of("torchvision-cu-mismatch", "torch.companions")) ==
+        std::vector<std::string>{"'/home/alice/venv/bin/python3' -m pip install --force-reinstall "
+                                 "torch==2.6.0 torchvision==0.21.0 torchaudio==2.6.0 --index-url "
+                                 "https://download.pytorch.org/whl/rocm6.2.4"});
+  CHECK(commands(result_of("torch-rocm61-system-rocm62", "torch.rocm-mismatch")) ==
+        std::vector<std::string>{"unset LD_LIBRARY_PATH"});
+  CHECK(commands(result_of("wsl2-bundled-hsa-runtime", "wsl.torch-bundled-runtime")) ==
+        std::vector<std::string>{
+            "rm '/home/alice/venv/lib/python3.10/site-packages/torch/lib/libhsa-runtime64.so'"});
+  CHECK(commands(result_of("wsl1", "wsl.version1")) ==
+        std::vector<std::string>{"wsl --set-version 'Ubuntu-22.04' 2"});
+  CHECK(commands(result_of("tunable-backend-typo", "env.unknown")) ==
+        std::vector<std::string>{
+            "unset PYTORCH_TUNABLE_BACKEND && export PYTORCH_TUNABLEOP_ENABLED=1"});
+  CHECK(commands(result_of("hip-visible-devices-missing-gpu", "env.visible-devices")) ==
+        std::vector<std::string>{"export HIP_VISIBLE_DEVICES=0"});
+  CHECK(commands(result_of("rocm-arch-excludes-gpu", "env.rocm-arch")) ==
+        std::vector<std::string>{"export PYTORCH_ROCM_ARCH=\"gfx90a;gfx1100\""});
+  CHECK(result_of("full-stack-healthy", "arch.unsupported").status == Status::pass);
+}
