@@ -12,11 +12,34 @@ namespace rocdoc {
 
 namespace {
 
+YAML::Node parse(const RuleText& file) {
+  try {
+    return YAML::Load(file.content);
+  } catch (const YAML::ParserException& error) {
+    throw RulesError(file.name, error.mark.line + 1, error.mark.column + 1, error.msg);
+  }
+}
+
 /// Reads typed values out of one rules file, turning every problem into a RulesError
 /// that points at the offending node.
 class RuleReader {
  public:
-  explicit RuleReader(std::string file) : m_file(std::move(file)) {}
+  /// Parses the file; its top level must be a mapping.
+  explicit RuleReader(const RuleText& file) : m_file(file.name), m_root(parse(file)) {
+    require_map(m_root, "the file");
+  }
+
+  const YAML::Node& root() const { return m_root; }
+
+  /// The entries of the top-level list `key`, each checked to be a mapping.
+  std::vector<YAML::Node> entries(const char* key, const std::string& what) const {
+    std::vector<YAML::Node> result;
+    for (const auto& entry : sequence(m_root, key)) {
+      require_map(entry, what);
+      result.push_back(entry);
+    }
+    return result;
+  }
 
   [[noreturn]] void fail(const YAML::Node& node, const std::string& what) const {
     const YAML::Mark mark = node.Mark();
@@ -108,15 +131,8 @@ class RuleReader {
 
  private:
   std::string m_file;
+  YAML::Node m_root;
 };
-
-YAML::Node parse(const RuleText& file) {
-  try {
-    return YAML::Load(file.content);
-  } catch (const YAML::ParserException& error) {
-    throw RulesError(file.name, error.mark.line + 1, error.mark.column + 1, error.msg);
-  }
-}
 
 OverrideVerdict verdict_from(const std::string& name) {
   if (name == "works") {
@@ -151,12 +167,9 @@ GfxOverride load_override(const RuleReader& reader, const YAML::Node& node) {
 }
 
 void load_gfx_targets(const RuleText& file, Knowledge& knowledge) {
-  const RuleReader reader(file.name);
-  const YAML::Node root = parse(file);
-  reader.require_map(root, "the file");
+  const RuleReader reader(file);
   std::set<std::string> seen;
-  for (const auto& entry : reader.sequence(root, "targets")) {
-    reader.require_map(entry, "a target");
+  for (const auto& entry : reader.entries("targets", "a target")) {
     GfxTarget target;
     target.name = reader.text(entry, "name");
     target.kfd = reader.number(entry, "kfd");
@@ -198,11 +211,8 @@ void load_gfx_targets(const RuleText& file, Knowledge& knowledge) {
 }
 
 void load_pci_ids(const RuleText& file, Knowledge& knowledge) {
-  const RuleReader reader(file.name);
-  const YAML::Node root = parse(file);
-  reader.require_map(root, "the file");
-  for (const auto& entry : reader.sequence(root, "devices")) {
-    reader.require_map(entry, "a device");
+  const RuleReader reader(file);
+  for (const auto& entry : reader.entries("devices", "a device")) {
     const std::string id = reader.text(entry, "id");
     const auto device = util::parse_unsigned(id, 16);
     if (id.size() != 4 || !device) {
@@ -233,11 +243,8 @@ bool is_major_minor(const std::string& release) {
 }
 
 void load_rocm_releases(const RuleText& file, Knowledge& knowledge) {
-  const RuleReader reader(file.name);
-  const YAML::Node root = parse(file);
-  reader.require_map(root, "the file");
-  for (const auto& entry : reader.sequence(root, "releases")) {
-    reader.require_map(entry, "a release");
+  const RuleReader reader(file);
+  for (const auto& entry : reader.entries("releases", "a release")) {
     RocmRelease release;
     release.rocm = reader.text(entry, "rocm");
     release.source = reader.text(entry, "source");
@@ -251,11 +258,10 @@ void load_rocm_releases(const RuleText& file, Knowledge& knowledge) {
     }
     knowledge.rocm_releases.push_back(std::move(release));
   }
-  if (!root["driver_versions"]) {
+  if (!reader.root()["driver_versions"]) {
     return;
   }
-  for (const auto& entry : reader.sequence(root, "driver_versions")) {
-    reader.require_map(entry, "a driver version");
+  for (const auto& entry : reader.entries("driver_versions", "a driver version")) {
     DriverVersion version{reader.text(entry, "module"), reader.text(entry, "rocm"),
                           reader.text(entry, "source")};
     if (!knowledge.rocm_release_index(version.rocm)) {
@@ -266,11 +272,8 @@ void load_rocm_releases(const RuleText& file, Knowledge& knowledge) {
 }
 
 void load_torch(const RuleText& file, Knowledge& knowledge) {
-  const RuleReader reader(file.name);
-  const YAML::Node root = parse(file);
-  reader.require_map(root, "the file");
-  for (const auto& entry : reader.sequence(root, "releases")) {
-    reader.require_map(entry, "a torch release");
+  const RuleReader reader(file);
+  for (const auto& entry : reader.entries("releases", "a torch release")) {
     TorchRelease release;
     release.torch = reader.text(entry, "torch");
     release.torchvision = reader.text(entry, "torchvision");
@@ -311,11 +314,8 @@ void load_torch(const RuleText& file, Knowledge& knowledge) {
 }
 
 void load_env_vars(const RuleText& file, Knowledge& knowledge) {
-  const RuleReader reader(file.name);
-  const YAML::Node root = parse(file);
-  reader.require_map(root, "the file");
-  for (const auto& entry : reader.sequence(root, "variables")) {
-    reader.require_map(entry, "a variable");
+  const RuleReader reader(file);
+  for (const auto& entry : reader.entries("variables", "a variable")) {
     EnvVariable variable;
     variable.name = reader.text(entry, "name");
     variable.kind = reader.choice(entry, "kind", {"real", "misspelling"}) == "real"
@@ -339,11 +339,8 @@ void load_env_vars(const RuleText& file, Knowledge& knowledge) {
 }
 
 void load_wsl(const RuleText& file, Knowledge& knowledge) {
-  const RuleReader reader(file.name);
-  const YAML::Node root = parse(file);
-  reader.require_map(root, "the file");
-  for (const auto& entry : reader.sequence(root, "releases")) {
-    reader.require_map(entry, "a WSL release");
+  const RuleReader reader(file);
+  for (const auto& entry : reader.entries("releases", "a WSL release")) {
     WslRelease release;
     release.rocm = reader.text(entry, "rocm");
     release.windows_driver = reader.optional_text(entry, "windows_driver");
