@@ -237,6 +237,18 @@ void load_pci_ids(const RuleText& file, Knowledge& knowledge) {
   }
 }
 
+/// "2.9.1" < "2.10.0", numerically per component.
+bool version_before(const std::string& a, const std::string& b) {
+  const auto numbers = [](const std::string& version) {
+    std::vector<std::uint64_t> parts;
+    for (const auto part : util::split(version, '.')) {
+      parts.push_back(util::parse_unsigned(part).value_or(0));
+    }
+    return parts;
+  };
+  return numbers(a) < numbers(b);
+}
+
 bool is_major_minor(const std::string& release) {
   const auto parts = util::split(release, '.');
   return parts.size() == 2 && util::parse_unsigned(parts[0]) && util::parse_unsigned(parts[1]);
@@ -309,6 +321,11 @@ void load_torch(const RuleText& file, Knowledge& knowledge) {
     if (knowledge.torch_release(release.torch) != nullptr) {
       reader.fail(entry["torch"], "torch " + release.torch + " is listed twice");
     }
+    if (!knowledge.torch_releases.empty() &&
+        !version_before(knowledge.torch_releases.back().torch, release.torch)) {
+      reader.fail(entry["torch"], "torch releases must be listed oldest first: " + release.torch +
+                                      " comes after " + knowledge.torch_releases.back().torch);
+    }
     knowledge.torch_releases.push_back(std::move(release));
   }
 }
@@ -329,11 +346,11 @@ void load_env_vars(const RuleText& file, Knowledge& knowledge) {
     }
     knowledge.env_variables.push_back(std::move(variable));
   }
-  for (const auto& variable : knowledge.env_variables) {
-    if (variable.kind == EnvVarKind::misspelling &&
-        knowledge.env_variable(variable.real) == nullptr) {
-      throw RulesError(file.name, 0, 0,
-                       variable.name + " names " + variable.real + ", which is not listed");
+  for (const auto& entry : reader.entries("variables", "a variable")) {
+    const std::string real = reader.optional_text(entry, "real");
+    if (!real.empty() && knowledge.env_variable(real) == nullptr) {
+      reader.fail(entry["real"],
+                  reader.text(entry, "name") + " names " + real + ", which is not listed");
     }
   }
 }
@@ -345,7 +362,11 @@ void load_wsl(const RuleText& file, Knowledge& knowledge) {
     release.rocm = reader.text(entry, "rocm");
     release.windows_driver = reader.optional_text(entry, "windows_driver");
     release.runtime_library = reader.optional_text(entry, "runtime_library");
-    release.supported = !entry["supported"] || entry["supported"].as<std::string>() != "false";
+    if (entry["supported"]) {
+      const std::string supported =
+          util::to_lower(reader.choice(entry, "supported", {"true", "false", "True", "False"}));
+      release.supported = supported == "true";
+    }
     release.source = reader.text(entry, "source");
     reader.targets(entry, "gpus", knowledge);
     knowledge.wsl_releases.push_back(std::move(release));
@@ -455,7 +476,11 @@ Knowledge load_knowledge(const std::vector<RuleText>& files, std::string origin)
     if (file == nullptr) {
       throw RulesError(knowledge.origin, 0, 0, "the rules need " + std::string(name));
     }
-    load(*file, knowledge);
+    try {
+      load(*file, knowledge);
+    } catch (const YAML::Exception& error) {  // e.g. a mapping where a string belongs
+      throw RulesError(file->name, error.mark.line + 1, error.mark.column + 1, error.msg);
+    }
   }
   return knowledge;
 }

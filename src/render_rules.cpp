@@ -42,16 +42,15 @@ void render_target(const Knowledge& knowledge, const GfxTarget& target, std::ost
   if (!target.products.empty()) {
     out << "  products: " << util::join(target.products, ", ") << "\n";
   }
-  out << "  ROCm on Linux:";
-  if (target.rocm.empty()) {
-    out << " not listed by any release";
-  }
+  std::vector<std::string> support;
   for (const auto& release : knowledge.rocm_releases) {
     const auto it = target.rocm.find(release.rocm);
     if (it != target.rocm.end()) {
-      out << fmt::format(" {} {};", release.rocm, it->second);
+      support.push_back(release.rocm + " " + it->second);
     }
   }
+  out << "  ROCm on Linux: "
+      << (support.empty() ? "not listed by any release" : util::join(support, "; "));
   out << (target.rocm_since.empty() ? "" : " (from " + target.rocm_since + ")") << "\n";
   std::vector<std::string> wheels;
   for (const auto& release : knowledge.torch_releases) {

@@ -123,15 +123,23 @@ CheckResult arch_override_wrong(const CheckContext& context) {
                      fmt::format("export {}={}", setting->variable, known->value), false});
     } else {
       fix.push_back({"Remove the override", unset_command(*setting), false});
+      // A remedy only when the GPU's own target lacks support too.
       const auto judges = support_judges(context);
-      for (auto& remedy :
-           remedy_for(context, gpu, judges.empty() ? nullptr : judges.front().environment)) {
-        fix.push_back(std::move(remedy));
+      const bool native = gpu.target != nullptr && !judges.empty() &&
+                          std::all_of(judges.begin(), judges.end(), [&](const Judge& j) {
+                            return contains(j.targets, gpu.target->name);
+                          });
+      if (!native) {
+        for (auto& remedy :
+             remedy_for(context, gpu, judges.empty() ? nullptr : judges.front().environment)) {
+          fix.push_back(std::move(remedy));
+        }
       }
     }
   }
   if (!any) {
-    return pass("HSA_OVERRIDE_GFX_VERSION is not set");
+    return context.amd_gpus.empty() ? skip("no AMD GPU")
+                                    : pass("HSA_OVERRIDE_GFX_VERSION is not set");
   }
   if (problems.empty()) {
     return pass("the override fits the GPU", evidence);
@@ -198,8 +206,10 @@ CheckResult arch_override_mixed(const CheckContext& context) {
     // The override is meant for a GPU of its family that is not that target already.
     const GfxTarget* as = wanted ? context.knowledge.target(*wanted) : nullptr;
     if (intended == nullptr && as != nullptr && as->family == gpu.target->family &&
-        as->name != gpu.target->name) {
-      intended = &gpu;
+        as->name != gpu.target->name &&
+        !override_problem(context, gpu,
+                          {fmt::format("HSA_OVERRIDE_GFX_VERSION_{}", gpu.kfd->index), *global})) {
+      intended = &gpu;  // never a GPU for which the value is wrong or dangerous
     }
   }
   if (targets.size() < 2) {

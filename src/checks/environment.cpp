@@ -16,6 +16,12 @@ int visible_gpu_count(const CheckContext& context) {
   return kfd > 0 ? kfd : static_cast<int>(context.amd_gpus.size());
 }
 
+bool nvidia_present(const CheckContext& context) {
+  return context.facts.pci &&
+         std::any_of(context.facts.pci->devices.begin(), context.facts.pci->devices.end(),
+                     [](const PciDevice& d) { return d.gpu == GpuVendor::nvidia; });
+}
+
 std::vector<std::string> split_targets(const std::string& value) {
   std::vector<std::string> targets;
   std::string current;
@@ -48,6 +54,9 @@ CheckResult env_visible_devices(const CheckContext& context) {
     const std::string* value = context.facts.env->find(name);
     if (value == nullptr) {
       continue;
+    }
+    if (std::string_view(name) == "CUDA_VISIBLE_DEVICES" && nvidia_present(context)) {
+      continue;  // beside NVIDIA GPUs it numbers those, not the AMD ones
     }
     evidence.push_back(fmt::format("{}=\"{}\"", name, *value));
     std::vector<std::string> valid;
@@ -109,13 +118,19 @@ CheckResult env_rocm_arch(const CheckContext& context) {
       continue;
     }
     any = true;
-    std::vector<std::string> targets = split_targets(*value);
+    const std::vector<std::string> targets = split_targets(*value);
     std::vector<std::string> missing;
     for (const auto& gpu : context.amd_gpus) {
-      if (gpu.target != nullptr &&
-          std::find(targets.begin(), targets.end(), gpu.target->name) == targets.end() &&
-          std::find(missing.begin(), missing.end(), gpu.target->name) == missing.end()) {
-        missing.push_back(gpu.target->name);
+      if (gpu.target == nullptr) {
+        continue;
+      }
+      // With an override the GPU runs the overridden target's code: that is what must be built.
+      const auto setting = override_for(context, gpu);
+      const std::string needed =
+          setting ? override_target(setting->value).value_or(gpu.target->name) : gpu.target->name;
+      if (std::find(targets.begin(), targets.end(), needed) == targets.end() &&
+          std::find(missing.begin(), missing.end(), needed) == missing.end()) {
+        missing.push_back(needed);
       }
     }
     if (missing.empty()) {
@@ -123,12 +138,15 @@ CheckResult env_rocm_arch(const CheckContext& context) {
     }
     problems.push_back(
         fmt::format("{}=\"{}\" leaves out {}", name, *value, util::join(missing, ", ")));
-    targets.insert(targets.end(), missing.begin(), missing.end());
-    const char separator = std::string_view(name) == "PYTORCH_ROCM_ARCH" ? ';' : ',';
-    fix.push_back(
-        {"Include every GPU of this machine",
-         fmt::format("export {}=\"{}\"", name, util::join(targets, std::string(1, separator))),
-         false});
+    // Keep the user's entries as written (features such as :xnack- included) and separator.
+    const char separator =
+        value->find(',') != std::string::npos && value->find(';') == std::string::npos ? ',' : ';';
+    std::string extended(util::trim(*value));
+    for (const auto& target : missing) {
+      extended += (extended.empty() ? "" : std::string(1, separator)) + target;
+    }
+    fix.push_back({"Include every GPU of this machine",
+                   fmt::format("export {}=\"{}\"", name, extended), false});
   }
   if (!any) {
     return pass("no build-target variable set");
@@ -153,6 +171,14 @@ CheckResult env_unknown(const CheckContext& context) {
     problems.push_back(fmt::format("{} does not exist; the real name is {}", name, variable->real));
     const bool switch_variable =
         variable->real.size() > 8 && variable->real.substr(variable->real.size() - 8) == "_ENABLED";
+    if (variable->real == "HSA_OVERRIDE_GFX_VERSION") {
+      // Renaming would make a value take effect that nothing has judged: arch.* say what to set.
+      fix.push_back(
+          {fmt::format("Remove it; if an override is needed the arch checks name the value for {}",
+                       variable->real),
+           "unset " + name, false});
+      continue;
+    }
     fix.push_back({fmt::format("Use the real name, {}", variable->real),
                    fmt::format("unset {} && export {}={}", name, variable->real,
                                switch_variable ? std::string("1") : util::shell_quote(value)),

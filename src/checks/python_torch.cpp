@@ -37,12 +37,17 @@ const AmdGpu* main_gpu(const CheckContext& context) {
 /// nearest that includes the GPU's target (or the newest).
 const TorchRelease* rocm_release_for(const CheckContext& context,
                                      const std::optional<std::string>& version) {
+  const AmdGpu* gpu = main_gpu(context);
+  const auto includes_gpu = [&](const TorchRelease& release) {
+    return gpu == nullptr || std::find(release.gfx.begin(), release.gfx.end(), gpu->target->name) !=
+                                 release.gfx.end();
+  };
   if (version) {
-    if (const TorchRelease* same = context.knowledge.torch_release(*version)) {
+    const TorchRelease* same = context.knowledge.torch_release(*version);
+    if (same != nullptr && includes_gpu(*same)) {
       return same;
     }
   }
-  const AmdGpu* gpu = main_gpu(context);
   if (gpu != nullptr) {
     if (const TorchRelease* release =
             release_for_target(context.knowledge, gpu->target->name, version)) {
@@ -239,7 +244,11 @@ CheckResult torch_companions(const CheckContext& context) {
   bool any = false;
   for (const auto* environment : torch_environments(context)) {
     const TorchInstall& torch = *environment->torch;
+    if (torch.build != TorchBuild::rocm) {
+      continue;  // a CUDA or CPU torch is torch.cuda-wheel's or torch.cpu-wheel's finding
+    }
     const std::string family = tag_family(local_tag(torch.version));
+    const bool pytorch_org = !is_other_rocm_build(torch) && wheel_index(torch).has_value();
     // The pairing table is pytorch.org's; AMD's builds pair their own companions.
     const TorchRelease* release =
         is_other_rocm_build(torch) ? nullptr : context.knowledge.torch_release(torch.version);
@@ -263,6 +272,11 @@ CheckResult torch_companions(const CheckContext& context) {
         here.push_back(fmt::format("{} {} is a {} build beside torch {}", package.name,
                                    package.version, tag_family(tag) == "cuda" ? "CUDA" : tag,
                                    torch.version));
+      } else if (package.name != "pytorch-triton-rocm" && tag.empty() && pytorch_org) {
+        // pytorch.org's ROCm index tags its companions too; an untagged one came from PyPI,
+        // whose Linux wheels are CUDA builds.
+        here.push_back(fmt::format("{} {} comes from PyPI (a CUDA build) beside torch {}",
+                                   package.name, package.version, torch.version));
       } else if (paired && base_version(package.version) != *paired) {
         here.push_back(fmt::format("{} {} does not pair with torch {} (it pairs with {})",
                                    package.name, package.version, base_version(torch.version),
@@ -271,7 +285,15 @@ CheckResult torch_companions(const CheckContext& context) {
     }
     if (!here.empty()) {
       problems.push_back(fmt::format("in {}: {}", environment->site_dir, util::join(here, "; ")));
-      if (fix.empty() && torch.build == TorchBuild::rocm) {
+      if (fix.empty() && release == nullptr && wheel_index(torch)) {
+        fix.push_back({"Reinstall torchvision and torchaudio from torch's own index",
+                       python_of(environment) +
+                           " -m pip install --force-reinstall torchvision torchaudio --index-url "
+                           "https://download.pytorch.org/whl/" +
+                           *wheel_index(torch),
+                       false});
+      }
+      if (fix.empty()) {
         if (const TorchRelease* same = release) {
           fix.push_back(
               {"Reinstall the three together from one index",

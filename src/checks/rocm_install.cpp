@@ -51,7 +51,9 @@ CheckResult rocm_not_installed(const CheckContext& context) {
               "ROCm libraries; building extensions (PYTORCH_ROCM_ARCH) needs an installed ROCm"
             : "No ROCm under /opt/rocm*: a pip torch wheel brings its own ROCm libraries; "
               "building extensions or running rocminfo needs an installed ROCm",
-      {"no /opt/rocm-* directory, no /opt/rocm/.info/version, ROCM_PATH unset"},
+      {rocm.rocm_path
+           ? "no /opt/rocm-* directory; ROCM_PATH=" + *rocm.rocm_path + " has no .info/version"
+           : std::string("no /opt/rocm-* directory, no /opt/rocm/.info/version, ROCM_PATH unset")},
       {{"When you need it, install ROCm with AMD's installer", "sudo amdgpu-install --usecase=rocm",
         true}});
 }
@@ -102,7 +104,9 @@ CheckResult rocm_multiple(const CheckContext& context) {
         kept.emplace_back(part);
       }
     }
-    kept.insert(kept.begin(), "/opt/rocm/lib");
+    if (rocm.opt_rocm_version) {
+      kept.insert(kept.begin(), "/opt/rocm/lib");
+    }
     fix.push_back({"Use the release /opt/rocm points at in LD_LIBRARY_PATH",
                    "export LD_LIBRARY_PATH=" + util::shell_quote(util::join(kept, ":")), false});
   }

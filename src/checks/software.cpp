@@ -105,12 +105,14 @@ std::optional<std::string> wheel_rocm(const TorchInstall& torch) {
 std::vector<Judge> support_judges(const CheckContext& context) {
   std::vector<Judge> judges;
   const Knowledge& knowledge = context.knowledge;
+  bool rocm_torch = false;
   if (context.facts.python) {
     for (const auto& environment : context.facts.python->environments) {
       if (!environment.torch || environment.torch->build != TorchBuild::rocm) {
         continue;
       }
       const TorchInstall& torch = *environment.torch;
+      rocm_torch = true;
       Judge judge{
           fmt::format("torch {} in {}", torch.version, environment.site_dir), {}, &environment};
       if (torch.compiled_targets) {
@@ -128,7 +130,9 @@ std::vector<Judge> support_judges(const CheckContext& context) {
       judges.push_back(std::move(judge));
     }
   }
-  if (!judges.empty()) {
+  if (rocm_torch) {
+    // A ROCm torch is what will run: when none is a wheel rocdoc knows (AMD's own builds,
+    // nightlies), there is no verdict, rather than one about something else.
     return judges;
   }
   const auto rocm = context.facts.rocm ? context.facts.rocm->active_major_minor() : std::nullopt;
@@ -218,6 +222,10 @@ std::optional<std::string> override_problem(const CheckContext& context, const A
     if (dangerous) {
       return fmt::format("{}={} on {} is known to be dangerous: {}", setting.variable,
                          setting.value, gpu.target->name, known->note);
+    }
+    if (known->verdict == OverrideVerdict::none) {
+      return fmt::format("{}={} is known not to work on {}: {}", setting.variable, setting.value,
+                         gpu.target->name, known->note);
     }
   }
   for (const auto& judge : support_judges(context)) {

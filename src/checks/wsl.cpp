@@ -66,7 +66,13 @@ CheckResult wsl_runtime_missing(const CheckContext& context) {
                    "sudo amdgpu-install -y --usecase=wsl,rocm --no-dkms", true});
   } else if (const WslRelease* release =
                  context.knowledge.wsl_release(version->substr(0, version->find('-')))) {
-    if (release->uses_rocdxg() && !rocm.rocdxg) {
+    if (!release->supported) {
+      missing.push_back(
+          fmt::format("a ROCm release with WSL support (ROCm {} has none)", release->rocm));
+      fix.push_back(
+          {"Install a ROCm release that supports WSL (rules show the list: rocdoc rules lint)",
+           "sudo amdgpu-install -y --usecase=wsl,rocm --no-dkms", true});
+    } else if (release->uses_rocdxg() && !rocm.rocdxg) {
       missing.push_back(
           fmt::format("librocdxg.so (ROCm {} reaches the GPU through it)", release->rocm));
       fix.push_back(

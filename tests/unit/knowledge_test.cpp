@@ -113,6 +113,23 @@ TEST_CASE("bad rules are refused with file:line:column", "[knowledge][lint]") {
     CHECK(error.line() == 6);
     CHECK(std::string(error.what()).find("unknown gfx target gfx9999") != std::string::npos);
   }
+  SECTION("torch releases out of order") {
+    const std::string row =
+        "    torchvision: \"0.21.0\"\n    torchaudio: \"2.6.0\"\n"
+        "    rocm_indexes: [\"rocm6.2.4\"]\n    gfx: [gfx1031]\n    source: s\n";
+    const RulesError error =
+        load_error(k_targets, "devices: []\n",
+                   "releases:\n  - torch: \"2.10.0\"\n" + row + "  - torch: \"2.9.1\"\n" + row);
+    CHECK(error.line() == 8);
+    CHECK(std::string(error.what()).find("oldest first") != std::string::npos);
+  }
+  SECTION("a value of the wrong YAML kind names the file") {
+    const RulesError error =
+        load_error(k_targets, "devices: []\n", "releases: []\n", "variables: []\n",
+                   "releases:\n  - rocm: \"6.4.2\"\n    supported: {a: 1}\n    source: s\n");
+    CHECK(error.file() == "wsl.yaml");
+    CHECK(error.line() == 3);
+  }
   SECTION("a torch row without torchaudio") {
     const RulesError error =
         load_error(k_targets, "devices: []\n",
@@ -134,6 +151,7 @@ TEST_CASE("bad rules are refused with file:line:column", "[knowledge][lint]") {
                                         "variables:\n  - name: FOO\n    kind: misspelling\n"
                                         "    real: BAR\n    source: s\n");
     CHECK(error.file() == "env_vars.yaml");
+    CHECK(error.line() == 4);
     CHECK(std::string(error.what()).find("BAR") != std::string::npos);
   }
   SECTION("a WSL release naming an unknown GPU") {
