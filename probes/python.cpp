@@ -37,6 +37,22 @@ std::vector<std::string> python_dirs(const Host& host, const std::string& dir) {
   return found;
 }
 
+/// pyvenv.cfg's include-system-site-packages = true.
+bool pyvenv_includes_system(const Host& host, const std::string& prefix) {
+  const auto config = host.read_file(prefix + "/pyvenv.cfg", 16 * 1024);
+  if (!config) {
+    return false;
+  }
+  for (const auto line : util::lines(*config)) {
+    const auto equals = line.find('=');
+    if (equals != std::string_view::npos &&
+        util::trim(line.substr(0, equals)) == "include-system-site-packages") {
+      return util::to_lower(util::trim(line.substr(equals + 1))) == "true";
+    }
+  }
+  return false;
+}
+
 std::vector<Candidate> candidate_prefixes(const Host& host) {
   std::vector<Candidate> candidates;
   if (const auto venv = host.env("VIRTUAL_ENV")) {
@@ -49,7 +65,15 @@ std::vector<Candidate> candidate_prefixes(const Host& host) {
     for (const auto part : util::split(*path, ':')) {
       const std::string dir(part);
       if (!dir.empty() && dir.front() == '/' && host.stat(dir + "/python3")) {
-        candidates.push_back({parent_dir(dir), "python3 on PATH (" + dir + ")"});
+        // A venv's bin/ has pyvenv.cfg one level up; its prefix is that directory either way.
+        const std::string prefix = parent_dir(dir);
+        const bool venv = host.stat(prefix + "/pyvenv.cfg").has_value();
+        candidates.push_back(
+            {prefix,
+             std::string(venv ? "venv python3 on PATH (" : "python3 on PATH (") + dir + ")"});
+        if (venv && pyvenv_includes_system(host, prefix)) {
+          candidates.push_back({"/usr", "system site of the venv in " + prefix});
+        }
       }
     }
   }

@@ -6,12 +6,15 @@ namespace rocdoc {
 
 namespace {
 
+/// <root>/.info/version, else .info/version-dev (what PyTorch's build reads).
 std::optional<std::string> read_version(const Host& host, const std::string& root) {
-  const auto text = host.read_file(root + "/.info/version", 256);
-  if (!text || util::trim(*text).empty()) {
-    return std::nullopt;
+  for (const char* name : {"/.info/version", "/.info/version-dev"}) {
+    const auto text = host.read_file(root + name, 256);
+    if (text && !util::trim(*text).empty()) {
+      return std::string(util::trim(*text));
+    }
   }
-  return std::string(util::trim(*text));
+  return std::nullopt;
 }
 
 std::string parent_dir(std::string dir) {

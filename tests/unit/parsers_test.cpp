@@ -5,6 +5,7 @@
 #include "probes/driver.h"
 #include "probes/kfd_topology.h"
 #include "probes/pci.h"
+#include "probes/python.h"
 #include "probes/system.h"
 
 using namespace rocdoc;
@@ -134,4 +135,48 @@ TEST_CASE("PCI helpers: BDFs, sysfs paths, link widths and GPU classes", "[parse
   CHECK(classify_gpu(0x10de, 0x030200) == GpuVendor::nvidia);
   CHECK(classify_gpu(0x1234, 0x030000) == GpuVendor::virtual_display);
   CHECK(classify_gpu(0x8086, 0x030000) == GpuVendor::intel);
+}
+
+TEST_CASE("torch/version.py is read as data, never run", "[parser][python]") {
+  // A pytorch.org ROCm wheel's version.py (2.6.0+rocm6.2.4), as shipped.
+  const auto values = parse_version_py(
+      "from typing import Optional\n\n__all__ = ['__version__', 'debug', 'cuda', 'git_version', "
+      "'hip']\n"
+      "__version__ = '2.6.0+rocm6.2.4'\ndebug = False\ncuda: Optional[str] = None\n"
+      "git_version = '1eba9b3aa3c43f86f4a2c807ac8e12c4a7767340'\n"
+      "hip: Optional[str] = '6.2.41134-65d174c3e'\nimport os; os.system('echo never')\n");
+  const TorchInstall torch = torch_from_version_py(values);
+  CHECK(torch.version == "2.6.0+rocm6.2.4");
+  CHECK(torch.build == TorchBuild::rocm);
+  CHECK(torch.hip == "6.2.41134-65d174c3e");
+  CHECK_FALSE(torch.cuda.has_value());
+  CHECK(values.count("__all__") == 0);  // not a string: ignored
+  const TorchInstall cuda = torch_from_version_py(
+      parse_version_py("__version__ = \"2.6.0+cu124\"\ncuda = '12.4'\nhip = None\n"));
+  CHECK(cuda.build == TorchBuild::cuda);
+  const TorchInstall cpu =
+      torch_from_version_py(parse_version_py("__version__ = '1.13.0a0'\ndebug = False\ncuda = "
+                                             "None\ngit_version = 'Unknown'\nhip = None\n"));
+  CHECK(cpu.build == TorchBuild::cpu);
+  CHECK(cpu.git_version == "Unknown");
+}
+
+TEST_CASE("package names and versions from dist-info and egg-info directories",
+          "[parser][python]") {
+  const auto vision = package_from_metadata_dir("torchvision-0.21.0+rocm6.2.4.dist-info");
+  REQUIRE(vision);
+  CHECK(vision->name == "torchvision");
+  CHECK(vision->version == "0.21.0+rocm6.2.4");
+  const auto triton = package_from_metadata_dir("pytorch_triton_rocm-3.2.0.dist-info");
+  REQUIRE(triton);
+  CHECK(triton->name == "pytorch-triton-rocm");
+  const auto debian = package_from_metadata_dir("torch-1.13.0a0+gitunknown.egg-info");
+  REQUIRE(debian);
+  CHECK(debian->version == "1.13.0a0+gitunknown");
+  CHECK(package_from_metadata_dir("torch-2.0.0-py3.11.egg-info")->version == "2.0.0");
+  CHECK_FALSE(package_from_metadata_dir("torch").has_value());
+  CHECK(metadata_version(
+            "Metadata-Version: 2.1\nName: torch\nVersion: 2.6.0+rocm6.2.4\n\nVersion: x\n") ==
+        "2.6.0+rocm6.2.4");
+  CHECK_FALSE(metadata_version("Name: torch\n").has_value());
 }
