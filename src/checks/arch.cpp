@@ -17,19 +17,6 @@ bool contains(const std::vector<std::string>& list, const std::string& item) {
 
 std::string unset_command(const OverrideSetting& setting) { return "unset " + setting.variable; }
 
-/// HIP indices of the discrete GPUs ROCm can reach, "0,1"; empty when there are none.
-std::string discrete_indices(const CheckContext& context) {
-  std::vector<std::string> indices;
-  for (const auto& gpu : context.amd_gpus) {
-    if (!gpu.integrated()) {
-      if (const auto index = hip_index(context, gpu)) {
-        indices.push_back(std::to_string(*index));
-      }
-    }
-  }
-  return util::join(indices, ",");
-}
-
 }  // namespace
 
 CheckResult arch_unsupported(const CheckContext& context) {
@@ -113,7 +100,7 @@ CheckResult arch_override_wrong(const CheckContext& context) {
       continue;
     }
     const auto& known = gpu.target != nullptr ? gpu.target->override_value : std::nullopt;
-    const auto discrete = discrete_indices(context);
+    const auto discrete = hip_index_list(context, WhichGpus::discrete);
     if (gpu.integrated() && !discrete.empty()) {
       fix.push_back({"Hide the integrated GPU from ROCm programs: no override value suits it",
                      "export HIP_VISIBLE_DEVICES=" + discrete, false});

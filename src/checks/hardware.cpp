@@ -29,18 +29,6 @@ std::vector<const PciDevice*> other_gpus(const Facts& facts, std::optional<GpuVe
   return found;
 }
 
-std::string index_list(const CheckContext& context, bool integrated) {
-  std::vector<std::string> indices;
-  for (const auto& gpu : context.amd_gpus) {
-    if (gpu.integrated() == integrated) {
-      if (const auto index = hip_index(context, gpu)) {
-        indices.push_back(std::to_string(*index));
-      }
-    }
-  }
-  return util::join(indices, ",");
-}
-
 std::vector<Fix> fixes_for_unbound(const CheckContext& context, const PciDevice& device) {
   const Facts& facts = context.facts;
   std::vector<Fix> fix;
@@ -162,13 +150,7 @@ CheckResult gpu_mixed_vendors(const CheckContext& context) {
     evidence.push_back("NVIDIA: " + pci_name(*device));
   }
   std::vector<Fix> fix;
-  std::vector<std::string> indices;
-  for (const auto& gpu : context.amd_gpus) {
-    if (const auto index = hip_index(context, gpu)) {
-      indices.push_back(std::to_string(*index));
-    }
-  }
-  const std::string amd_indices = util::join(indices, ",");
+  const std::string amd_indices = hip_index_list(context, WhichGpus::all);
   if (!amd_indices.empty()) {
     fix.push_back({"Pin ROCm programs to the AMD GPUs (HIP numbering)",
                    "export HIP_VISIBLE_DEVICES=" + amd_indices, false});
@@ -217,7 +199,7 @@ CheckResult gpu_igpu_visible(const CheckContext& context) {
                                    index ? fmt::format(", HIP index {}", *index) : ""));
   }
   std::vector<Fix> fix;
-  const std::string discrete_indices = index_list(context, false);
+  const std::string discrete_indices = hip_index_list(context, WhichGpus::discrete);
   if (!discrete_indices.empty()) {
     fix.push_back({"Let ROCm programs see only the discrete GPU",
                    "export HIP_VISIBLE_DEVICES=" + discrete_indices, false});

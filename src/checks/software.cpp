@@ -328,4 +328,16 @@ std::optional<int> hip_index(const CheckContext& context, const AmdGpu& gpu) {
   return std::nullopt;
 }
 
+std::string hip_index_list(const CheckContext& context, WhichGpus which) {
+  std::vector<std::string> indices;
+  for (const auto& gpu : context.amd_gpus) {
+    if (which == WhichGpus::all || !gpu.integrated()) {
+      if (const auto index = hip_index(context, gpu)) {
+        indices.push_back(std::to_string(*index));
+      }
+    }
+  }
+  return util::join(indices, ",");
+}
+
 }  // namespace rocdoc::checks

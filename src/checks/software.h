@@ -65,4 +65,8 @@ std::vector<Fix> remedy_for(const CheckContext& context, const AmdGpu& gpu,
 /// HIP's index of a GPU (KFD topology order); nullopt when KFD does not list it.
 std::optional<int> hip_index(const CheckContext& context, const AmdGpu& gpu);
 
+enum class WhichGpus { all, discrete };
+/// HIP indices for HIP_VISIBLE_DEVICES, "0,1"; empty when KFD lists none of them.
+std::string hip_index_list(const CheckContext& context, WhichGpus which);
+
 }  // namespace rocdoc::checks
