@@ -106,8 +106,21 @@ CheckResult arch_override_wrong(const CheckContext& context) {
                      "export HIP_VISIBLE_DEVICES=" + discrete, false});
     } else if (known && known->verdict == OverrideVerdict::works &&
                known->value != setting->value) {
-      fix.push_back({fmt::format("The value that works for {} (unofficial)", gpu.target->name),
-                     fmt::format("export {}={}", setting->variable, known->value), false});
+      // A global value would reach the other GPUs too: give this one its own variable then.
+      const bool others =
+          gpu.kfd != nullptr &&
+          std::any_of(context.amd_gpus.begin(), context.amd_gpus.end(), [&](const AmdGpu& other) {
+            return other.target != nullptr && other.target != gpu.target;
+          });
+      const std::string variable = others && setting->variable == "HSA_OVERRIDE_GFX_VERSION"
+                                       ? fmt::format("HSA_OVERRIDE_GFX_VERSION_{}", gpu.kfd->index)
+                                       : setting->variable;
+      fix.push_back(
+          {fmt::format("The value that works for {} (unofficial)", gpu.target->name),
+           variable == setting->variable
+               ? fmt::format("export {}={}", variable, known->value)
+               : fmt::format("unset {} && export {}={}", setting->variable, variable, known->value),
+           false});
     } else {
       fix.push_back({"Remove the override", unset_command(*setting), false});
       // A remedy only when the GPU's own target lacks support too.
@@ -136,6 +149,9 @@ CheckResult arch_override_wrong(const CheckContext& context) {
 
 CheckResult arch_override_unneeded(const CheckContext& context) {
   const auto judges = support_judges(context);
+  if (judges.empty()) {
+    return skip("no torch wheel or ROCm release rocdoc knows to judge an override against");
+  }
   std::vector<std::string> unneeded;
   std::vector<Fix> fix;
   bool any = false;

@@ -166,7 +166,7 @@ const std::vector<CheckInfo>& table() {
        "One override for one kind of GPU",
        Severity::warning,
        Scope::bare_metal,
-       {"pci", "kfd_topology", "env"},
+       {"pci", "kfd_topology", "python", "rocm", "env"},
        checks::arch_override_mixed},
       {"wsl.version1",
        "WSL2",

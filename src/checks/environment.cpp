@@ -139,11 +139,15 @@ CheckResult env_rocm_arch(const CheckContext& context) {
     problems.push_back(
         fmt::format("{}=\"{}\" leaves out {}", name, *value, util::join(missing, ", ")));
     // Keep the user's entries as written (features such as :xnack- included) and separator.
-    const char separator =
-        value->find(',') != std::string::npos && value->find(';') == std::string::npos ? ',' : ';';
+    // The user's own separator; HCC_AMDGPU_TARGET is comma-separated, the CMake lists ';'.
+    const std::string separator = value->find(';') != std::string::npos           ? ";"
+                                  : value->find(',') != std::string::npos         ? ","
+                                  : value->find(' ') != std::string::npos         ? " "
+                                  : std::string_view(name) == "HCC_AMDGPU_TARGET" ? ","
+                                                                                  : ";";
     std::string extended(util::trim(*value));
     for (const auto& target : missing) {
-      extended += (extended.empty() ? "" : std::string(1, separator)) + target;
+      extended += (extended.empty() ? "" : separator) + target;
     }
     fix.push_back({"Include every GPU of this machine",
                    fmt::format("export {}=\"{}\"", name, extended), false});

@@ -290,6 +290,7 @@ CheckResult torch_companions(const CheckContext& context) {
                        python_of(environment) +
                            " -m pip install --force-reinstall torchvision torchaudio --index-url "
                            "https://download.pytorch.org/whl/" +
+                           (torch.version.find(".dev") != std::string::npos ? "nightly/" : "") +
                            *wheel_index(torch),
                        false});
       }

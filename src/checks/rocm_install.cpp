@@ -108,7 +108,10 @@ CheckResult rocm_multiple(const CheckContext& context) {
       kept.insert(kept.begin(), "/opt/rocm/lib");
     }
     fix.push_back({"Use the release /opt/rocm points at in LD_LIBRARY_PATH",
-                   "export LD_LIBRARY_PATH=" + util::shell_quote(util::join(kept, ":")), false});
+                   kept.empty()
+                       ? std::string("unset LD_LIBRARY_PATH")
+                       : "export LD_LIBRARY_PATH=" + util::shell_quote(util::join(kept, ":")),
+                   false});
   }
   if (rocm.rocm_path && rocm.opt_rocm_version && rocm.rocm_path_version != rocm.opt_rocm_version) {
     fix.push_back({"Point ROCM_PATH at the same release", "export ROCM_PATH=/opt/rocm", false});

@@ -70,7 +70,8 @@ CheckResult wsl_runtime_missing(const CheckContext& context) {
       missing.push_back(
           fmt::format("a ROCm release with WSL support (ROCm {} has none)", release->rocm));
       fix.push_back(
-          {"Install a ROCm release that supports WSL (rules show the list: rocdoc rules lint)",
+          {"Install a ROCm release that supports WSL (ROCm 6.1.3 and later, except those without a "
+           "WSL build)",
            "sudo amdgpu-install -y --usecase=wsl,rocm --no-dkms", true});
     } else if (release->uses_rocdxg() && !rocm.rocdxg) {
       missing.push_back(
