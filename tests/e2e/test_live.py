@@ -34,4 +34,17 @@ trace = subprocess.run(["strace", "-f", "-e", "trace=execve,fork,vfork,clone,clo
 calls = [line for line in trace.stderr.splitlines() if "(" in line and not line.startswith("+++")]
 results.check(len(calls) == 1 and calls[0].startswith("execve("), f"check runs no subprocess: {calls}")
 
+# The binary asks glibc for nothing newer than 2.35, so it runs on Ubuntu 22.04 too.
+import re
+import shutil
+
+if shutil.which("objdump"):
+    symbols = subprocess.run(["objdump", "-T", binary], capture_output=True, text=True).stdout
+    versions = sorted({tuple(int(x) for x in v.split(".")) for v in re.findall(r"GLIBC_([0-9.]+)", symbols)})
+    results.check(versions and versions[-1] <= (2, 35), f"glibc floor is 2.35 at most: {versions[-1:]}")
+    needed = subprocess.run(["objdump", "-p", binary], capture_output=True, text=True).stdout
+    libraries = sorted(re.findall(r"NEEDED\s+(\S+)", needed))
+    results.check(all(lib.startswith(("libc.so", "ld-linux")) for lib in libraries),
+                  f"the binary needs nothing beyond glibc at run time: {libraries}")
+
 results.finish()
