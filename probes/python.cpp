@@ -144,7 +144,10 @@ void inspect_torch(const Host& host, PythonEnvironment& environment,
   if (const auto libs = host.list_dir(torch_dir + "/lib")) {
     for (const auto& lib : *libs) {
       if (lib.rfind("libhsa-runtime64.so", 0) == 0) {
-        torch.bundled_hsa_runtime.push_back(torch_dir + "/lib/" + lib);
+        const std::string path = torch_dir + "/lib/" + lib;
+        const auto stat = host.stat(path);
+        torch.bundled_hsa_runtime.push_back(
+            {path, stat ? std::optional<std::uint64_t>(stat->size) : std::nullopt});
       }
     }
   }

@@ -69,6 +69,16 @@ RocmFacts probe_rocm(const ProbeContext& context) {
   facts.wsl_dxcore = host.stat("/usr/lib/wsl/lib/libdxcore.so").has_value();
   const std::string active = facts.rocm_path.value_or("/opt/rocm");
   facts.rocdxg = host.stat(active + "/lib/librocdxg.so").has_value();
+  if (const auto names = host.list_dir(active + "/lib")) {
+    for (const auto& name : *names) {
+      if (name.rfind("libhsa-runtime64.so", 0) == 0) {
+        const std::string path = active + "/lib/" + name;
+        const auto stat = host.stat(path);
+        facts.hsa_runtime.push_back(
+            {path, stat ? std::optional<std::uint64_t>(stat->size) : std::nullopt});
+      }
+    }
+  }
   return facts;
 }
 

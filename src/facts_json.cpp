@@ -63,6 +63,14 @@ std::string_view access_name(OpenAccess access) {
   return "none";
 }
 
+json library_files_json(const std::vector<LibraryFile>& files) {
+  json list = json::array();
+  for (const auto& file : files) {
+    list.push_back({{"path", file.path}, {"size", optional_json(file.size)}});
+  }
+  return list;
+}
+
 json pci_json(const PciFacts& pci) {
   json devices = json::array();
   for (const auto& d : pci.devices) {
@@ -216,7 +224,7 @@ json facts_to_json(const Facts& facts) {
                  {"git_version", optional_json(t.git_version)},
                  {"metadata_version", optional_json(t.metadata_version)},
                  {"metadata_path", t.metadata_path},
-                 {"bundled_hsa_runtime", t.bundled_hsa_runtime},
+                 {"bundled_hsa_runtime", library_files_json(t.bundled_hsa_runtime)},
                  {"compiled_targets", optional_json(t.compiled_targets)}};
       }
       environments.push_back({{"site_dir", environment.site_dir},
@@ -246,7 +254,8 @@ json facts_to_json(const Facts& facts) {
                       {"hip_path", optional_json(facts.rocm->hip_path)},
                       {"ld_library_hip", hip_dirs},
                       {"wsl_dxcore", facts.rocm->wsl_dxcore},
-                      {"rocdxg", facts.rocm->rocdxg}};
+                      {"rocdxg", facts.rocm->rocdxg},
+                      {"hsa_runtime", library_files_json(facts.rocm->hsa_runtime)}};
   } else {
     result["rocm"] = nullptr;
   }

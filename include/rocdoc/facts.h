@@ -161,6 +161,12 @@ struct RocmInstall {
   std::optional<std::string> version;  ///< from .info/version, "6.2.0-66"
 };
 
+/// A shared library found on disk, with its size (following links) when stat could tell.
+struct LibraryFile {
+  std::string path;
+  std::optional<std::uint64_t> size;
+};
+
 /// A directory on LD_LIBRARY_PATH that holds libamdhip64.so*: it wins over a wheel's copy.
 struct HipLibraryDir {
   std::string dir;
@@ -177,6 +183,7 @@ struct RocmFacts {
   std::vector<HipLibraryDir> ld_library_hip;  ///< LD_LIBRARY_PATH entries with libamdhip64
   bool wsl_dxcore = false;                    ///< /usr/lib/wsl/lib/libdxcore.so exists
   bool rocdxg = false;                        ///< librocdxg.so in the active ROCm's lib/
+  std::vector<LibraryFile> hsa_runtime;       ///< libhsa-runtime64.so* in the active ROCm's lib/
 
   /// "6.2" from the version of /opt/rocm, else of the only install; nullopt when unknown.
   std::optional<std::string> active_major_minor() const;
@@ -196,7 +203,7 @@ struct TorchInstall {
   TorchBuild build = TorchBuild::cpu;
   std::optional<std::string> metadata_version;  ///< Version: of its dist-info/egg-info
   std::string metadata_path;
-  std::vector<std::string> bundled_hsa_runtime;  ///< torch/lib/libhsa-runtime64.so* paths
+  std::vector<LibraryFile> bundled_hsa_runtime;              ///< torch/lib/libhsa-runtime64.so*
   std::optional<std::vector<std::string>> compiled_targets;  ///< of torch/lib/libtorch_hip.so
 };
 

@@ -194,7 +194,7 @@ const std::vector<CheckInfo>& table() {
        "torch uses the WSL runtime",
        Severity::error,
        Scope::anywhere,
-       {"system", "python"},
+       {"system", "python", "rocm"},
        checks::wsl_torch_bundled_runtime},
       {"torch.not-found",
        "Python and PyTorch",

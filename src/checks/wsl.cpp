@@ -1,5 +1,6 @@
 // WSL checks: on WSL the GPU is reached through /dev/dxg and ROCm's WSL runtime.
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "src/checks/checks.h"
 #include "src/checks/software.h"
@@ -97,16 +98,31 @@ CheckResult wsl_torch_bundled_runtime(const CheckContext& context) {
   }
   std::vector<std::string> files;
   std::vector<std::string> quoted;
+  std::vector<std::string> replaced;
+  // AMD's WSL guide replaces the wheel's copy with ROCm's WSL runtime: same size as that file.
+  const auto is_wsl_runtime = [&](const LibraryFile& file) {
+    return file.size && *file.size > 0 &&
+           std::any_of(context.facts.rocm->hsa_runtime.begin(),
+                       context.facts.rocm->hsa_runtime.end(),
+                       [&](const LibraryFile& rocm) { return rocm.size == file.size; });
+  };
   for (const auto& environment : context.facts.python->environments) {
     if (environment.torch && environment.torch->build == TorchBuild::rocm) {
       for (const auto& file : environment.torch->bundled_hsa_runtime) {
-        files.push_back(file);
-        quoted.push_back(util::shell_quote(file));
+        if (is_wsl_runtime(file)) {
+          replaced.push_back(file.path +
+                             " (the same size as ROCm's WSL runtime: already replaced)");
+          continue;
+        }
+        files.push_back(file.path);
+        quoted.push_back(util::shell_quote(file.path));
       }
     }
   }
   if (files.empty()) {
-    return pass("no ROCm torch bundles its own libhsa-runtime64");
+    return pass(replaced.empty() ? "no ROCm torch bundles its own libhsa-runtime64"
+                                 : "the wheel's libhsa-runtime64 is ROCm's WSL runtime",
+                replaced);
   }
   return finding(Severity::error,
                  "A ROCm torch wheel carries its own libhsa-runtime64.so, which only knows "

@@ -1,6 +1,8 @@
 // Exact fix commands and messages of the checks, on fixtures and on small built snapshots.
 #include <catch2/catch.hpp>
 
+#include <fmt/format.h>
+
 #include "rocdoc/report.h"
 #include "src/snapshot_host.h"
 #include "tests/unit/test_support.h"
@@ -257,4 +259,32 @@ TEST_CASE("software fixes: companions, LD_LIBRARY_PATH, WSL, variables",
   CHECK(commands(result_of("rocm-arch-excludes-gpu", "env.rocm-arch")) ==
         std::vector<std::string>{"export PYTORCH_ROCM_ARCH=\"gfx90a;gfx1100\""});
   CHECK(result_of("full-stack-healthy", "arch.unsupported").status == Status::pass);
+}
+
+TEST_CASE("a wheel's libhsa-runtime64 already replaced by ROCm's WSL runtime is not flagged",
+          "[checks][wsl]") {
+  const auto run = [](std::uint64_t wheel_size) {
+    test::TempSnapshot snap;
+    snap.manifest(fmt::format(R"({{"format": "rocdoc-snapshot/1",
+      "uname": {{"sysname": "Linux", "release": "5.15.167.4-microsoft-standard-WSL2"}},
+      "identity": {{"user": "alice", "uid": 1000, "gid": 1000}},
+      "env": {{"VIRTUAL_ENV": "/home/alice/venv"}},
+      "nodes": {{"/dev/dxg": {{"type": "char", "mode": "0666", "access": "rw"}}}},
+      "links": {{"/opt/rocm": "/opt/rocm-6.4.2"}},
+      "binaries": {{"/opt/rocm-6.4.2/lib/libhsa-runtime64.so.1": {{"size": 3276800}},
+        "/home/alice/venv/lib/python3.12/site-packages/torch/lib/libhsa-runtime64.so": {{"size": {}}}}}}})",
+                              wheel_size));
+    snap.file("/opt/rocm-6.4.2/.info/version", "6.4.2-120\n");
+    snap.file("/usr/lib/wsl/lib/libdxcore.so", "");
+    snap.file("/home/alice/venv/lib/python3.12/site-packages/torch/version.py",
+              "__version__ = '2.6.0+rocm6.2.4'\ncuda = None\nhip = '6.2.41134-65d174c3e'\n");
+    const Report report = run_report(SnapshotHost(snap.dir()), knowledge(), {});
+    return result(report, "wsl.torch-bundled-runtime");
+  };
+  CHECK(run(3276800).status == Status::pass);
+  const CheckResult bundled = run(1048576);
+  CHECK(bundled.status == Status::fail);
+  CHECK(commands(bundled) ==
+        std::vector<std::string>{
+            "rm '/home/alice/venv/lib/python3.12/site-packages/torch/lib/libhsa-runtime64.so'"});
 }
