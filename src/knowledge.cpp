@@ -339,6 +339,10 @@ void load_env_vars(const RuleText& file, Knowledge& knowledge) {
                         ? EnvVarKind::real
                         : EnvVarKind::misspelling;
     variable.real = reader.optional_text(entry, "real");
+    variable.per_node_since_rocm = reader.optional_text(entry, "per_node_since_rocm");
+    if (!variable.per_node_since_rocm.empty() && !is_major_minor(variable.per_node_since_rocm)) {
+      reader.fail(entry["per_node_since_rocm"], "\"per_node_since_rocm\" must be major.minor");
+    }
     variable.description = reader.optional_text(entry, "description");
     variable.source = reader.text(entry, "source");
     if (variable.kind == EnvVarKind::misspelling && variable.real.empty()) {

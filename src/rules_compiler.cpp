@@ -132,8 +132,10 @@ void write(std::ostream& out, const rocdoc::Knowledge& k) {
   for (const auto& v : k.env_variables) {
     out << "  k.env_variables.push_back(EnvVariable{.name = " << literal(v.name) << ", .kind = "
         << (v.kind == rocdoc::EnvVarKind::real ? "EnvVarKind::real" : "EnvVarKind::misspelling")
-        << ", .real = " << literal(v.real) << ", .description = " << literal(v.description)
-        << ", .source = " << literal(v.source) << "});\n";
+        << ", .real = " << literal(v.real)
+        << ", .per_node_since_rocm = " << literal(v.per_node_since_rocm)
+        << ", .description = " << literal(v.description) << ", .source = " << literal(v.source)
+        << "});\n";
   }
   for (const auto& w : k.wsl_releases) {
     out << "  k.wsl_releases.push_back(WslRelease{.rocm = " << literal(w.rocm)

@@ -80,7 +80,8 @@ enum class EnvVarKind { real, misspelling };
 struct EnvVariable {
   std::string name;
   EnvVarKind kind = EnvVarKind::real;
-  std::string real;  ///< with misspelling: the real name
+  std::string real;                 ///< with misspelling: the real name
+  std::string per_node_since_rocm;  ///< "6.3": first ROCm that reads NAME_<node>; empty if none
   std::string description;
   std::string source;
 };

@@ -101,7 +101,27 @@ CheckResult arch_override_wrong(const CheckContext& context) {
     }
     const auto& known = gpu.target != nullptr ? gpu.target->override_value : std::nullopt;
     const auto discrete = hip_index_list(context, WhichGpus::discrete);
-    if (gpu.integrated() && !discrete.empty()) {
+    if (per_node_unread(context, *setting)) {
+      // Keep the per-node value; load a ROCm that reads it (a global value would reach the
+      // other GPUs too).
+      const auto judges = support_judges(context);
+      const PythonEnvironment* environment = judges.empty() ? nullptr : judges.front().environment;
+      const EnvVariable* global = context.knowledge.env_variable("HSA_OVERRIDE_GFX_VERSION");
+      const std::string current = environment != nullptr && environment->torch
+                                      ? base_version(environment->torch->version)
+                                      : std::string();
+      for (const auto& release : context.knowledge.torch_releases) {
+        const auto index = major_minor(release.rocm_indexes.back().substr(4));
+        if (global != nullptr && index &&
+            version_parts(*index) >= version_parts(global->per_node_since_rocm) &&
+            (current.empty() || version_parts(release.torch) >= version_parts(current))) {
+          fix.push_back({fmt::format("Install torch {}, whose wheels bundle ROCm {} (reads {})",
+                                     release.torch, *index, setting->variable),
+                         pip_install_line(release, python_of(environment)), false});
+          break;
+        }
+      }
+    } else if (gpu.integrated() && !discrete.empty()) {
       fix.push_back({"Hide the integrated GPU from ROCm programs: no override value suits it",
                      "export HIP_VISIBLE_DEVICES=" + discrete, false});
     } else if (known && known->verdict == OverrideVerdict::works &&

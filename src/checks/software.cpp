@@ -188,8 +188,40 @@ std::optional<std::string> override_target(const std::string& value) {
       static_cast<std::uint32_t>(numbers[0] * 10000 + numbers[1] * 100 + numbers[2]));
 }
 
+/// The ROCm whose libhsakmt will read the variables: a ROCm torch's own, else the system's.
+std::optional<std::string> loaded_rocm(const CheckContext& context) {
+  if (context.facts.python) {
+    for (const auto& environment : context.facts.python->environments) {
+      if (environment.torch && environment.torch->build == TorchBuild::rocm) {
+        return wheel_rocm(*environment.torch);
+      }
+    }
+  }
+  return context.facts.rocm ? context.facts.rocm->active_major_minor() : std::nullopt;
+}
+
+/// A per-node variable that the loaded ROCm is too old to read; nullopt when it is read.
+std::optional<std::string> per_node_unread(const CheckContext& context,
+                                           const OverrideSetting& setting) {
+  const EnvVariable* global = context.knowledge.env_variable("HSA_OVERRIDE_GFX_VERSION");
+  if (setting.variable == "HSA_OVERRIDE_GFX_VERSION" || global == nullptr ||
+      global->per_node_since_rocm.empty()) {
+    return std::nullopt;
+  }
+  const auto rocm = loaded_rocm(context);
+  if (!rocm || !(version_parts(*rocm) < version_parts(global->per_node_since_rocm))) {
+    return std::nullopt;
+  }
+  return fmt::format(
+      "{} is read only from ROCm {} on, and the ROCm in use is {}: the GPU keeps its own target",
+      setting.variable, global->per_node_since_rocm, *rocm);
+}
+
 std::optional<std::string> override_problem(const CheckContext& context, const AmdGpu& gpu,
                                             const OverrideSetting& setting) {
+  if (auto unread = per_node_unread(context, setting)) {
+    return unread;
+  }
   const auto target_name = override_target(setting.value);
   if (!target_name) {
     return fmt::format(

@@ -46,6 +46,12 @@ std::optional<OverrideSetting> override_for(const CheckContext& context, const A
 /// "10.3.0" → "gfx1030"; nullopt when not three decimal integers in range.
 std::optional<std::string> override_target(const std::string& value);
 
+/// The ROCm whose libhsakmt reads the variables: a ROCm torch's own, else the system's.
+std::optional<std::string> loaded_rocm(const CheckContext& context);
+/// Why a per-node override variable is not read by the ROCm in use; nullopt when it is read.
+std::optional<std::string> per_node_unread(const CheckContext& context,
+                                           const OverrideSetting& setting);
+
 /// Why an override is wrong for this GPU; nullopt when it is not wrong.
 std::optional<std::string> override_problem(const CheckContext& context, const AmdGpu& gpu,
                                             const OverrideSetting& setting);

@@ -288,3 +288,15 @@ TEST_CASE("a wheel's libhsa-runtime64 already replaced by ROCm's WSL runtime is 
         std::vector<std::string>{
             "rm '/home/alice/venv/lib/python3.12/site-packages/torch/lib/libhsa-runtime64.so'"});
 }
+
+TEST_CASE("a per-node override under a ROCm too old to read it is wrong; the fix keeps it",
+          "[checks][arch]") {
+  const CheckResult r = result_of("per-node-override-rocm62", "arch.override-wrong");
+  CHECK(r.status == Status::fail);
+  CHECK(r.message.find("read only from ROCm 6.3") != std::string::npos);
+  CHECK(commands(r) ==
+        std::vector<std::string>{"'/home/alice/venv/bin/python3' -m pip install torch==2.7.0 "
+                                 "torchvision==0.22.0 torchaudio==2.7.0 --index-url "
+                                 "https://download.pytorch.org/whl/rocm6.3"});
+  CHECK(result_of("per-node-override", "arch.override-wrong").status == Status::pass);
+}
