@@ -16,14 +16,6 @@ struct Candidate {
   std::string found_by;
 };
 
-std::string parent_dir(std::string dir) {
-  while (dir.size() > 1 && dir.back() == '/') {
-    dir.pop_back();
-  }
-  const auto slash = dir.rfind('/');
-  return slash == 0 || slash == std::string::npos ? "/" : dir.substr(0, slash);
-}
-
 /// python3.N directories under DIR ("/usr/lib" → python3.11, python3.12).
 std::vector<std::string> python_dirs(const Host& host, const std::string& dir) {
   std::vector<std::string> found;
@@ -66,7 +58,7 @@ std::vector<Candidate> candidate_prefixes(const Host& host) {
       const std::string dir(part);
       if (!dir.empty() && dir.front() == '/' && host.stat(dir + "/python3")) {
         // A venv's bin/ has pyvenv.cfg one level up; its prefix is that directory either way.
-        const std::string prefix = parent_dir(dir);
+        const std::string prefix = util::parent_path(dir);
         const bool venv = host.stat(prefix + "/pyvenv.cfg").has_value();
         candidates.push_back(
             {prefix,

@@ -17,14 +17,6 @@ std::optional<std::string> read_version(const Host& host, const std::string& roo
   return std::nullopt;
 }
 
-std::string parent_dir(std::string dir) {
-  while (dir.size() > 1 && dir.back() == '/') {
-    dir.pop_back();
-  }
-  const auto slash = dir.rfind('/');
-  return slash == 0 || slash == std::string::npos ? "/" : dir.substr(0, slash);
-}
-
 bool holds_hip(const Host& host, const std::string& dir) {
   const auto names = host.list_dir(dir);
   if (!names) {
@@ -62,7 +54,7 @@ RocmFacts probe_rocm(const ProbeContext& context) {
     for (const auto part : util::split(*ld_path, ':')) {
       const std::string dir(part);
       if (!dir.empty() && dir.front() == '/' && holds_hip(host, dir)) {
-        facts.ld_library_hip.push_back({dir, read_version(host, parent_dir(dir))});
+        facts.ld_library_hip.push_back({dir, read_version(host, util::parent_path(dir))});
       }
     }
   }

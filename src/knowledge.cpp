@@ -239,14 +239,8 @@ void load_pci_ids(const RuleText& file, Knowledge& knowledge) {
 
 /// "2.9.1" < "2.10.0", numerically per component.
 bool version_before(const std::string& a, const std::string& b) {
-  const auto numbers = [](const std::string& version) {
-    std::vector<std::uint64_t> parts;
-    for (const auto part : util::split(version, '.')) {
-      parts.push_back(util::parse_unsigned(part).value_or(0));
-    }
-    return parts;
-  };
-  return numbers(a) < numbers(b);
+  return util::version_numbers(a).value_or(std::vector<int>{}) <
+         util::version_numbers(b).value_or(std::vector<int>{});
 }
 
 bool is_major_minor(const std::string& release) {

@@ -129,11 +129,6 @@ std::map<std::string, std::string> string_map(const json& root, const char* key,
   return result;
 }
 
-std::string parent_of(const std::string& inside) {
-  const auto slash = inside.rfind('/');
-  return slash == 0 || slash == std::string::npos ? "/" : inside.substr(0, slash);
-}
-
 std::string base_of(const std::string& inside) { return inside.substr(inside.rfind('/') + 1); }
 
 }  // namespace
@@ -292,7 +287,7 @@ std::optional<std::vector<std::string>> SnapshotHost::list_dir(std::string_view 
   }
   const auto add_children = [&](const auto& map) {
     for (const auto& [entry, unused] : map) {
-      if (parent_of(entry) == *inside) {
+      if (util::parent_path(entry) == *inside) {
         names.insert(base_of(entry));
         exists = true;
       }

@@ -113,8 +113,9 @@ CheckResult arch_override_wrong(const CheckContext& context) {
       for (const auto& release : context.knowledge.torch_releases) {
         const auto index = major_minor(release.rocm_indexes.back().substr(4));
         if (global != nullptr && index &&
-            version_parts(*index) >= version_parts(global->per_node_since_rocm) &&
-            (current.empty() || version_parts(release.torch) >= version_parts(current))) {
+            util::version_numbers(*index) >= util::version_numbers(global->per_node_since_rocm) &&
+            (current.empty() ||
+             util::version_numbers(release.torch) >= util::version_numbers(current))) {
           fix.push_back({fmt::format("Install torch {}, whose wheels bundle ROCm {} (reads {})",
                                      release.torch, *index, setting->variable),
                          pip_install_line(release, python_of(environment)), false});

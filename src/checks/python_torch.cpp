@@ -58,15 +58,6 @@ const TorchRelease* rocm_release_for(const CheckContext& context,
                                                   : &context.knowledge.torch_releases.back();
 }
 
-const PythonEnvironment* rocm_torch_elsewhere(const CheckContext& context) {
-  for (const auto* environment : torch_environments(context)) {
-    if (environment->torch->build == TorchBuild::rocm) {
-      return environment;
-    }
-  }
-  return nullptr;
-}
-
 std::vector<Fix> reinstall_fixes(const CheckContext& context,
                                  const PythonEnvironment& environment) {
   std::vector<Fix> fix;
@@ -79,7 +70,7 @@ std::vector<Fix> reinstall_fixes(const CheckContext& context,
     fix.push_back({fmt::format("Remove the wrong build from {}", environment.site_dir),
                    python + " -m pip uninstall -y torch torchvision torchaudio", false});
   }
-  if (const PythonEnvironment* good = rocm_torch_elsewhere(context)) {
+  if (const PythonEnvironment* good = first_rocm_torch(context.facts)) {
     fix.push_back(
         {fmt::format("A ROCm torch is already installed in {}: run your programs with that "
                      "environment's interpreter",

@@ -41,10 +41,7 @@ CheckResult rocm_not_installed(const CheckContext& context) {
     }
     return pass("ROCm is installed", evidence);
   }
-  bool wheel = false;
-  for (const auto& environment : context.facts.python->environments) {
-    wheel = wheel || (environment.torch && environment.torch->build == TorchBuild::rocm);
-  }
+  const bool wheel = first_rocm_torch(context.facts) != nullptr;
   return finding(
       Severity::info,
       wheel ? "No ROCm under /opt/rocm*: fine for the ROCm torch wheel, which brings its own "

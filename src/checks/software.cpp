@@ -21,10 +21,10 @@ bool supports(const std::vector<std::string>& targets, const std::string& target
 int distance(const std::vector<TorchRelease>& releases, const TorchRelease& a,
              const std::string& b) {
   const auto position = [&](const std::string& version) {
-    const auto wanted = version_parts(version);
+    const auto wanted = util::version_numbers(version);
     int index = 0;
     for (const auto& release : releases) {
-      if (wanted && version_parts(release.torch) >= wanted) {
+      if (wanted && util::version_numbers(release.torch) >= wanted) {
         return index;
       }
       ++index;
@@ -43,19 +43,6 @@ std::string local_tag(const std::string& version) {
 
 std::string base_version(const std::string& version) {
   return version.substr(0, version.find('+'));
-}
-
-std::optional<std::vector<int>> version_parts(const std::string& version) {
-  std::vector<int> parts;
-  for (const auto part : util::split(base_version(version), '.')) {
-    // "0a0" (a pre-release such as Debian's 1.13.0a0) counts by its leading number.
-    const auto value = util::parse_unsigned(part.substr(0, part.find_first_not_of("0123456789")));
-    if (!value) {
-      return std::nullopt;
-    }
-    parts.push_back(static_cast<int>(*value));
-  }
-  return parts;
 }
 
 std::optional<std::string> major_minor(const std::string& version) {
@@ -188,14 +175,21 @@ std::optional<std::string> override_target(const std::string& value) {
       static_cast<std::uint32_t>(numbers[0] * 10000 + numbers[1] * 100 + numbers[2]));
 }
 
-/// The ROCm whose libhsakmt will read the variables: a ROCm torch's own, else the system's.
-std::optional<std::string> loaded_rocm(const CheckContext& context) {
-  if (context.facts.python) {
-    for (const auto& environment : context.facts.python->environments) {
+const PythonEnvironment* first_rocm_torch(const Facts& facts) {
+  if (facts.python) {
+    for (const auto& environment : facts.python->environments) {
       if (environment.torch && environment.torch->build == TorchBuild::rocm) {
-        return wheel_rocm(*environment.torch);
+        return &environment;
       }
     }
+  }
+  return nullptr;
+}
+
+/// The ROCm whose libhsakmt will read the variables: a ROCm torch's own, else the system's.
+std::optional<std::string> loaded_rocm(const CheckContext& context) {
+  if (const PythonEnvironment* environment = first_rocm_torch(context.facts)) {
+    return wheel_rocm(*environment->torch);
   }
   return context.facts.rocm ? context.facts.rocm->active_major_minor() : std::nullopt;
 }
@@ -209,7 +203,8 @@ std::optional<std::string> per_node_unread(const CheckContext& context,
     return std::nullopt;
   }
   const auto rocm = loaded_rocm(context);
-  if (!rocm || !(version_parts(*rocm) < version_parts(global->per_node_since_rocm))) {
+  if (!rocm ||
+      !(util::version_numbers(*rocm) < util::version_numbers(global->per_node_since_rocm))) {
     return std::nullopt;
   }
   return fmt::format(

@@ -13,8 +13,6 @@ namespace rocdoc::checks {
 std::string local_tag(const std::string& version);
 /// "2.6.0+rocm6.2.4" → "2.6.0".
 std::string base_version(const std::string& version);
-/// Orders "2.10.0" after "2.9.1"; nullopt when not numeric.
-std::optional<std::vector<int>> version_parts(const std::string& version);
 /// "6.2.41134-65d174c3e" → "6.2"; nullopt when it does not start with major.minor.
 std::optional<std::string> major_minor(const std::string& version);
 
@@ -25,6 +23,9 @@ bool is_other_rocm_build(const TorchInstall& torch);
 std::optional<std::string> wheel_index(const TorchInstall& torch);
 /// The ROCm major.minor a ROCm wheel was built with.
 std::optional<std::string> wheel_rocm(const TorchInstall& torch);
+
+/// The first environment (in search order) whose torch is a ROCm build; null when none.
+const PythonEnvironment* first_rocm_torch(const Facts& facts);
 
 /// What one judge (a torch wheel, or the installed ROCm) supports.
 struct Judge {

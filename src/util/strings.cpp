@@ -114,6 +114,26 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
   return result;
 }
 
+std::string parent_path(std::string_view path) {
+  while (path.size() > 1 && path.back() == '/') {
+    path.remove_suffix(1);
+  }
+  const auto slash = path.rfind('/');
+  return slash == 0 || slash == std::string_view::npos ? "/" : std::string(path.substr(0, slash));
+}
+
+std::optional<std::vector<int>> version_numbers(std::string_view version) {
+  std::vector<int> numbers;
+  for (const auto part : split(version.substr(0, version.find('+')), '.')) {
+    const auto value = parse_unsigned(part.substr(0, part.find_first_not_of("0123456789")));
+    if (!value) {
+      return std::nullopt;
+    }
+    numbers.push_back(static_cast<int>(*value));
+  }
+  return numbers;
+}
+
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> row(b.size() + 1);
   for (std::size_t j = 0; j <= b.size(); ++j) {

@@ -22,6 +22,13 @@ std::optional<std::int64_t> parse_signed(std::string_view text);
 std::string to_lower(std::string_view text);
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 
+/// "/a/b/" → "/a"; "/a" → "/"; an absolute path's parent directory.
+std::string parent_path(std::string_view path);
+
+/// "2.10.0" → {2, 10, 0}; a part such as "0a0" counts by its leading number; nullopt when a
+/// part has none. Anything after '+' (a local version) is ignored.
+std::optional<std::vector<int>> version_numbers(std::string_view version);
+
 /// Damerau-free Levenshtein distance, for did-you-mean.
 std::size_t edit_distance(std::string_view a, std::string_view b);
 

@@ -33,3 +33,14 @@ TEST_CASE("edit_distance counts single edits", "[util]") {
   CHECK(edit_distance("gpu.non", "gpu.none") == 1);
   CHECK(edit_distance("", "abc") == 3);
 }
+
+TEST_CASE("parent_path and version_numbers", "[util]") {
+  CHECK(parent_path("/opt/rocm-6.2.0/lib/") == "/opt/rocm-6.2.0");
+  CHECK(parent_path("/opt") == "/");
+  CHECK(parent_path("/") == "/");
+  CHECK(version_numbers("2.10.0") == std::vector<int>{2, 10, 0});
+  CHECK(version_numbers("1.13.0a0") == std::vector<int>{1, 13, 0});
+  CHECK(version_numbers("2.6.0+rocm6.2.4") == std::vector<int>{2, 6, 0});
+  CHECK(version_numbers("2.9.1") < version_numbers("2.10.0"));
+  CHECK_FALSE(version_numbers("2.x").has_value());
+}
