@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 #include <algorithm>
+#include <limits>
 
+#include "probes/pci.h"
 #include "rocdoc/gfx_target.h"
 #include "src/util/strings.h"
 
@@ -11,11 +13,18 @@ namespace rocdoc {
 namespace {
 
 constexpr std::string_view k_nodes = "/sys/class/kfd/kfd/topology/nodes";
+constexpr std::uint16_t k_amd = 0x1002;
 
-std::uint64_t value_or_zero(const std::map<std::string, std::uint64_t>& properties,
-                            const std::string& key) {
+/// A property that fits T; nullopt when it is absent or out of T's range (never wrapped).
+template <typename T>
+std::optional<T> narrow(const std::map<std::string, std::uint64_t>& properties,
+                        const std::string& key) {
   const auto it = properties.find(key);
-  return it == properties.end() ? 0 : it->second;
+  if (it == properties.end() ||
+      it->second > static_cast<std::uint64_t>(std::numeric_limits<T>::max())) {
+    return std::nullopt;
+  }
+  return static_cast<T>(it->second);
 }
 
 std::vector<KfdIoLink> read_io_links(const Host& host, const std::string& node_dir) {
@@ -27,16 +36,16 @@ std::vector<KfdIoLink> read_io_links(const Host& host, const std::string& node_d
   for (const auto& name : *names) {
     const auto index = util::parse_unsigned(name);
     const auto content = host.read_file(node_dir + "/io_links/" + name + "/properties", 16 * 1024);
-    if (!index || !content) {
+    if (!index || *index > 0xffff || !content) {
       continue;
     }
     const auto properties = parse_kfd_properties(*content);
     KfdIoLink link;
     link.index = static_cast<int>(*index);
-    link.type = static_cast<std::uint32_t>(value_or_zero(properties, "type"));
-    link.node_from = static_cast<int>(value_or_zero(properties, "node_from"));
-    link.node_to = static_cast<int>(value_or_zero(properties, "node_to"));
-    link.flags = static_cast<std::uint32_t>(value_or_zero(properties, "flags"));
+    link.type = narrow<std::uint32_t>(properties, "type").value_or(0);
+    link.node_from = narrow<int>(properties, "node_from").value_or(0);
+    link.node_to = narrow<int>(properties, "node_to").value_or(0);
+    link.flags = narrow<std::uint32_t>(properties, "flags").value_or(0);
     links.push_back(link);
   }
   std::sort(links.begin(), links.end(),
@@ -69,23 +78,49 @@ KfdNode kfd_node_from_properties(int index,
                                  const std::map<std::string, std::uint64_t>& properties) {
   KfdNode node;
   node.index = index;
-  node.simd_count = static_cast<std::uint32_t>(value_or_zero(properties, "simd_count"));
-  node.gfx_target_version =
-      static_cast<std::uint32_t>(value_or_zero(properties, "gfx_target_version"));
-  node.vendor_id = static_cast<std::uint16_t>(value_or_zero(properties, "vendor_id"));
-  node.device_id = static_cast<std::uint16_t>(value_or_zero(properties, "device_id"));
-  if (node.is_gpu()) {
-    node.gfx_target = gfx_name_from_kfd(node.gfx_target_version).value_or("");
-    if (properties.count("drm_render_minor") != 0) {
-      node.drm_render_minor = static_cast<int>(value_or_zero(properties, "drm_render_minor"));
-    }
-    if (properties.count("location_id") != 0) {
-      node.bdf =
-          bdf_from_location(static_cast<std::uint32_t>(value_or_zero(properties, "domain")),
-                            static_cast<std::uint32_t>(value_or_zero(properties, "location_id")));
+  node.simd_count = narrow<std::uint32_t>(properties, "simd_count").value_or(0);
+  node.vendor_id = narrow<std::uint16_t>(properties, "vendor_id").value_or(0);
+  node.device_id = narrow<std::uint16_t>(properties, "device_id").value_or(0);
+  if (!node.is_gpu()) {
+    return node;
+  }
+  node.gfx_target_version = narrow<std::uint32_t>(properties, "gfx_target_version");
+  if (node.gfx_target_version && *node.gfx_target_version != 0) {
+    if (auto name = gfx_name_from_kfd(*node.gfx_target_version)) {
+      node.gfx_target = std::move(*name);
+      node.target_source = TargetSource::gfx_target_version;
     }
   }
+  if (properties.count("unique_id") != 0) {
+    node.unique_id = properties.at("unique_id");
+  }
+  node.drm_render_minor = narrow<int>(properties, "drm_render_minor");
+  const auto location = narrow<std::uint32_t>(properties, "location_id");
+  if (location) {
+    node.bdf =
+        bdf_from_location(narrow<std::uint32_t>(properties, "domain").value_or(0), *location);
+  }
   return node;
+}
+
+void target_from_device_id(KfdNode& node, const Knowledge& knowledge) {
+  if (!node.is_gpu() || !node.gfx_target.empty() || node.vendor_id != k_amd) {
+    return;
+  }
+  if (const PciIdEntry* known = knowledge.amd_pci_id(node.device_id)) {
+    node.gfx_target = known->gfx;
+    node.target_source = TargetSource::device_id;
+  }
+}
+
+std::optional<std::string> bdf_of_device_link(std::string_view target) {
+  // "../../../0000:03:00.0" or "/sys/devices/pci0000:00/0000:00:01.1/0000:03:00.0"
+  const auto slash = target.find_last_of('/');
+  const std::string_view last = slash == std::string_view::npos ? target : target.substr(slash + 1);
+  if (!is_bdf(last)) {
+    return std::nullopt;
+  }
+  return std::string(last);
 }
 
 KfdFacts probe_kfd_topology(const ProbeContext& context) {
@@ -98,19 +133,34 @@ KfdFacts probe_kfd_topology(const ProbeContext& context) {
   facts.topology_present = true;
   for (const auto& name : *names) {
     const auto index = util::parse_unsigned(name);
-    const std::string dir = std::string(k_nodes) + "/" + name;
-    const auto content = host.read_file(dir + "/properties", 64 * 1024);
-    if (!index || !content) {
+    if (!index || *index > 0xffff) {
       continue;
     }
-    KfdNode node =
-        kfd_node_from_properties(static_cast<int>(*index), parse_kfd_properties(*content));
+    const std::string dir = std::string(k_nodes) + "/" + name;
+    const FileRead properties = host.read_file_or_error(dir + "/properties", 64 * 1024);
+    KfdNode node;
+    if (properties.content) {
+      node = kfd_node_from_properties(static_cast<int>(*index),
+                                      parse_kfd_properties(*properties.content));
+    } else {
+      node.index = static_cast<int>(*index);
+      node.unreadable = properties.error.empty() ? "EIO" : properties.error;
+      facts.nodes.push_back(std::move(node));
+      continue;  // name and gpu_id are refused alike (kfd_topology.c node_show)
+    }
+    target_from_device_id(node, context.knowledge);
     if (const auto node_name = host.read_file(dir + "/name", 256)) {
       node.name = std::string(util::trim(*node_name));
     }
     if (const auto gpu_id = host.read_file(dir + "/gpu_id", 64)) {
-      if (const auto value = util::parse_unsigned(*gpu_id)) {
+      if (const auto value = util::parse_unsigned(*gpu_id); value && *value <= 0xffffffffu) {
         node.gpu_id = static_cast<std::uint32_t>(*value);
+      }
+    }
+    if (node.is_gpu() && node.drm_render_minor) {
+      if (const auto link = host.read_link(
+              fmt::format("/sys/class/drm/renderD{}/device", *node.drm_render_minor))) {
+        node.render_bdf = bdf_of_device_link(*link);
       }
     }
     node.io_links = read_io_links(host, dir);

@@ -19,6 +19,13 @@ std::map<std::string, std::uint64_t> parse_kfd_properties(std::string_view conte
 /// Builds a node from its parsed properties (gfx target decoded, BDF from location_id).
 KfdNode kfd_node_from_properties(int index, const std::map<std::string, std::uint64_t>& properties);
 
+/// Kernels before gfx_target_version (and old DKMS builds): the target from the device id,
+/// as libhsakmt derives it; records that it came from there.
+void target_from_device_id(KfdNode& node, const Knowledge& knowledge);
+
+/// The BDF at the end of a /sys/class/drm/renderD<N>/device link target.
+std::optional<std::string> bdf_of_device_link(std::string_view target);
+
 /// KFD's location_id is bus << 8 | device << 3 | function.
 std::string bdf_from_location(std::uint32_t domain, std::uint32_t location_id);
 

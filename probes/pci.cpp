@@ -51,6 +51,20 @@ PciLink read_link_state(const Host& host, const std::string& dir) {
   return link;
 }
 
+/// The render node amdgpu made for this function: drm/renderD<N>.
+std::optional<int> render_minor_of(const Host& host, const std::string& dir) {
+  if (const auto names = host.list_dir(dir + "/drm")) {
+    for (const auto& name : *names) {
+      if (name.rfind("renderD", 0) == 0) {
+        if (const auto minor = util::parse_unsigned(name.substr(7)); minor && *minor < 1u << 20) {
+          return static_cast<int>(*minor);
+        }
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<PciDevice> read_device(const Host& host, const std::string& bdf) {
   const std::string dir = std::string(k_devices) + "/" + bdf;
   const auto vendor = read_hex(host, dir + "/vendor");
@@ -81,6 +95,9 @@ std::optional<PciDevice> read_device(const Host& host, const std::string& bdf) {
     result.subsystem_device = static_cast<std::uint16_t>(*value);
   }
   result.link = read_link_state(host, dir);
+  if (result.gpu) {
+    result.render_minor = render_minor_of(host, dir);
+  }
   if (const auto path = host.read_link(dir)) {
     result.upstream = upstream_from_sysfs_path(*path);
   }

@@ -2,19 +2,16 @@
 
 #include <algorithm>
 
+#include "probes/python_locations.h"
+#include "probes/torch_origin.h"
 #include "src/util/strings.h"
 
 namespace rocdoc {
 
 namespace {
 
-constexpr std::string_view k_packages[] = {"torch", "torchvision", "torchaudio",
-                                           "pytorch-triton-rocm", "triton"};
-
-struct Candidate {
-  std::string prefix;
-  std::string found_by;
-};
+constexpr std::string_view k_packages[] = {
+    "torch", "torchvision", "torchaudio", "pytorch-triton-rocm", "triton-rocm", "triton"};
 
 /// python3.N directories under DIR ("/usr/lib" → python3.11, python3.12).
 std::vector<std::string> python_dirs(const Host& host, const std::string& dir) {
@@ -45,27 +42,62 @@ bool pyvenv_includes_system(const Host& host, const std::string& prefix) {
   return false;
 }
 
-std::vector<Candidate> candidate_prefixes(const Host& host) {
-  std::vector<Candidate> candidates;
+bool is_pyenv_shims(const Host& host, const std::string& dir) {
+  const auto root = host.env("PYENV_ROOT");
+  return (root && dir == *root + "/shims") ||
+         (dir.size() > 13 && dir.substr(dir.size() - 13) == "/.pyenv/shims");
+}
+
+/// The prefixes that PATH's python3 interpreters belong to, and the first python3 on PATH.
+std::vector<PythonPrefix> path_prefixes(const Host& host, std::optional<PathPython>& first) {
+  std::vector<PythonPrefix> prefixes;
+  const auto path = host.env("PATH");
+  if (!path) {
+    return prefixes;
+  }
+  for (const auto part : util::split(*path, ':')) {
+    const std::string dir(part);
+    if (dir.empty() || dir.front() != '/' || !host.stat(dir + "/python3")) {
+      continue;
+    }
+    const std::string python = dir + "/python3";
+    const std::string target = follow_links(host, python);
+    if (!first) {
+      first = PathPython{python, target == python ? std::nullopt : std::optional(target), false};
+    }
+    if (is_pyenv_shims(host, dir)) {
+      continue;  // pyenv_prefixes() follows the shims to the version they run
+    }
+    // A venv's bin/python3 links to its base interpreter; the venv is the environment.
+    const std::string parent = util::parent_path(dir);
+    const bool venv = host.stat(parent + "/pyvenv.cfg").has_value();
+    const std::string prefix = venv ? parent : util::parent_path(util::parent_path(target));
+    prefixes.push_back(
+        {prefix, std::string(venv ? "venv python3 on PATH (" : "python3 on PATH (") + dir + ")"});
+    if (venv && pyvenv_includes_system(host, prefix)) {
+      prefixes.push_back({"/usr", "system site of the venv in " + prefix});
+    }
+  }
+  return prefixes;
+}
+
+std::vector<PythonPrefix> candidate_prefixes(const Host& host,
+                                             const std::vector<std::string>& homes,
+                                             std::optional<PathPython>& first) {
+  std::vector<PythonPrefix> candidates;
   if (const auto venv = host.env("VIRTUAL_ENV")) {
     candidates.push_back({*venv, "VIRTUAL_ENV"});
   }
   if (const auto conda = host.env("CONDA_PREFIX")) {
     candidates.push_back({*conda, "CONDA_PREFIX"});
   }
-  if (const auto path = host.env("PATH")) {
-    for (const auto part : util::split(*path, ':')) {
-      const std::string dir(part);
-      if (!dir.empty() && dir.front() == '/' && host.stat(dir + "/python3")) {
-        // A venv's bin/ has pyvenv.cfg one level up; its prefix is that directory either way.
-        const std::string prefix = util::parent_path(dir);
-        const bool venv = host.stat(prefix + "/pyvenv.cfg").has_value();
-        candidates.push_back(
-            {prefix,
-             std::string(venv ? "venv python3 on PATH (" : "python3 on PATH (") + dir + ")"});
-        if (venv && pyvenv_includes_system(host, prefix)) {
-          candidates.push_back({"/usr", "system site of the venv in " + prefix});
-        }
+  for (auto& prefix : path_prefixes(host, first)) {
+    candidates.push_back(std::move(prefix));
+  }
+  for (const auto& home : homes) {
+    for (auto* finder : {&pyenv_prefixes, &conda_prefixes, &uv_prefixes}) {
+      for (auto& prefix : finder(host, home)) {
+        candidates.push_back(std::move(prefix));
       }
     }
   }
@@ -98,8 +130,10 @@ void add_site_dir(const Host& host, std::vector<PythonEnvironment>& environments
 
 void add_prefix_site_dirs(const Host& host, std::vector<PythonEnvironment>& environments,
                           const std::string& prefix, const std::string& found_by) {
-  for (const auto& dir : python_dirs(host, prefix + "/lib")) {
-    add_site_dir(host, environments, dir + "/site-packages", prefix, found_by);
+  for (const auto& lib : lib_dirs(host, prefix)) {
+    for (const auto& dir : python_dirs(host, lib)) {
+      add_site_dir(host, environments, dir + "/site-packages", prefix, found_by);
+    }
   }
   if (prefix == "/usr") {
     add_site_dir(host, environments, "/usr/lib/python3/dist-packages", prefix, found_by);
@@ -111,12 +145,24 @@ void add_prefix_site_dirs(const Host& host, std::vector<PythonEnvironment>& envi
   }
 }
 
-std::string home_of(const Identity& identity) {
-  return identity.uid == 0 ? "/root" : "/home/" + identity.user;
+/// The distribution's own directories: Debian's dist-packages, /usr/local (where `sudo pip`
+/// installs), and the lib64 platlib of RHEL, Fedora and SUSE.
+void add_system_site_dirs(const Host& host, std::vector<PythonEnvironment>& environments) {
+  add_site_dir(host, environments, "/usr/lib/python3/dist-packages", "/usr",
+               "system dist-packages");
+  for (const auto& dir : python_dirs(host, "/usr/local/lib")) {
+    add_site_dir(host, environments, dir + "/dist-packages", "/usr/local", "system dist-packages");
+    add_site_dir(host, environments, dir + "/site-packages", "/usr/local", "system site-packages");
+  }
+  for (const char* prefix : {"/usr", "/usr/local"}) {
+    for (const auto& dir : python_dirs(host, std::string(prefix) + "/lib64")) {
+      add_site_dir(host, environments, dir + "/site-packages", prefix, "system site-packages");
+    }
+  }
 }
 
 void inspect_torch(const Host& host, PythonEnvironment& environment,
-                   const std::vector<std::string>& names) {
+                   const std::vector<std::string>& names, const Knowledge& knowledge) {
   const std::string torch_dir = environment.site_dir + "/torch";
   const auto version_py = host.read_file(torch_dir + "/version.py", 64 * 1024);
   if (!version_py) {
@@ -131,10 +177,15 @@ void inspect_torch(const Host& host, PythonEnvironment& environment,
       if (const auto content = host.read_file(torch.metadata_path, 64 * 1024)) {
         torch.metadata_version = metadata_version(*content);
       }
+      if (const auto installer =
+              host.read_file(environment.site_dir + "/" + name + "/INSTALLER", 256)) {
+        torch.installer = std::string(util::trim(*installer));
+      }
     }
   }
   if (const auto libs = host.list_dir(torch_dir + "/lib")) {
     for (const auto& lib : *libs) {
+      torch.bundles_hip = torch.bundles_hip || lib.rfind("libamdhip64.so", 0) == 0;
       if (lib.rfind("libhsa-runtime64.so", 0) == 0) {
         const std::string path = torch_dir + "/lib/" + lib;
         const auto stat = host.stat(path);
@@ -144,10 +195,11 @@ void inspect_torch(const Host& host, PythonEnvironment& environment,
     }
   }
   torch.compiled_targets = host.offload_targets(torch_dir + "/lib/libtorch_hip.so");
+  classify_torch(torch, environment.site_dir, knowledge);
   environment.torch = std::move(torch);
 }
 
-void inspect(const Host& host, PythonEnvironment& environment) {
+void inspect(const Host& host, PythonEnvironment& environment, const Knowledge& knowledge) {
   const auto names = host.list_dir(environment.site_dir);
   if (!names) {
     return;
@@ -160,7 +212,20 @@ void inspect(const Host& host, PythonEnvironment& environment) {
       }
     }
   }
-  inspect_torch(host, environment, *names);
+  inspect_torch(host, environment, *names, knowledge);
+}
+
+/// Whether one of the environments belongs to PATH's python3.
+bool path_python_inspected(const PathPython& python,
+                           const std::vector<PythonEnvironment>& environments) {
+  const std::string dir = util::parent_path(python.path);
+  return std::any_of(environments.begin(), environments.end(), [&](const PythonEnvironment& e) {
+    return std::any_of(e.found_by.begin(), e.found_by.end(), [&](const std::string& by) {
+      return by.find("(" + dir + ")") != std::string::npos ||
+             (by.rfind("pyenv ", 0) == 0 && dir.size() > 6 &&
+              dir.substr(dir.size() - 6) == "/shims");
+    });
+  });
 }
 
 std::optional<std::string> quoted(std::string_view value) {
@@ -260,23 +325,21 @@ PythonFacts probe_python(const ProbeContext& context) {
       }
     }
   }
-  for (const auto& candidate : candidate_prefixes(host)) {
+  const std::vector<std::string> homes = user_homes(host);
+  for (const auto& candidate : candidate_prefixes(host, homes, facts.path_python3)) {
     add_prefix_site_dirs(host, facts.environments, candidate.prefix, candidate.found_by);
   }
-  add_site_dir(host, facts.environments, "/usr/lib/python3/dist-packages", "/usr",
-               "system dist-packages");
-  for (const auto& dir : python_dirs(host, "/usr/local/lib")) {
-    add_site_dir(host, facts.environments, dir + "/dist-packages", "/usr/local",
-                 "system dist-packages");
-    add_site_dir(host, facts.environments, dir + "/site-packages", "/usr/local",
-                 "system site-packages");
-  }
-  const std::string home = home_of(host.identity());
-  for (const auto& dir : python_dirs(host, home + "/.local/lib")) {
-    add_site_dir(host, facts.environments, dir + "/site-packages", home + "/.local", "user site");
+  add_system_site_dirs(host, facts.environments);
+  for (const auto& home : homes) {
+    for (const auto& dir : python_dirs(host, home + "/.local/lib")) {
+      add_site_dir(host, facts.environments, dir + "/site-packages", home + "/.local", "user site");
+    }
   }
   for (auto& environment : facts.environments) {
-    inspect(host, environment);
+    inspect(host, environment, context.knowledge);
+  }
+  if (facts.path_python3) {
+    facts.path_python3->inspected = path_python_inspected(*facts.path_python3, facts.environments);
   }
   return facts;
 }

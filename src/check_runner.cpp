@@ -96,7 +96,9 @@ Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelec
   report.host_origin = host.origin();
   const ProbeContext probe_context{host, knowledge, interpreters};
   report.probes = run_probes(probe_context, report.facts);
-  const CheckContext context{report.facts, knowledge, build_gpu_inventory(report.facts, knowledge)};
+  GpuInventory inventory = build_gpu_inventory(report.facts, knowledge);
+  const CheckContext context{report.facts, knowledge, std::move(inventory.gpus),
+                             std::move(inventory.withheld)};
   for (const auto& check : check_table()) {
     const std::string id(check.id);
     if ((!selection.only.empty() && selection.only.count(id) == 0) ||

@@ -33,15 +33,15 @@ bool AccessFacts::group_file_lists_user(std::uint32_t gid) const {
          group->members.end();
 }
 
-const KfdNode* KfdFacts::gpu_by_bdf(const std::string& bdf) const {
-  const auto it = std::find_if(nodes.begin(), nodes.end(),
-                               [&](const KfdNode& n) { return n.is_gpu() && n.bdf == bdf; });
-  return it == nodes.end() ? nullptr : &*it;
-}
-
 int KfdFacts::gpu_count() const {
   return static_cast<int>(
       std::count_if(nodes.begin(), nodes.end(), [](const KfdNode& n) { return n.is_gpu(); }));
+}
+
+int KfdFacts::withheld_count() const {
+  return static_cast<int>(std::count_if(nodes.begin(), nodes.end(), [](const KfdNode& n) {
+    return n.unreadable == std::optional<std::string>("EPERM");
+  }));
 }
 
 const std::string* EnvFacts::find(const std::string& name) const {

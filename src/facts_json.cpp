@@ -1,5 +1,7 @@
 #include "src/facts_json.h"
 
+#include "probes/torch_origin.h"
+
 #include <fmt/format.h>
 
 namespace rocdoc {
@@ -83,6 +85,7 @@ json pci_json(const PciFacts& pci) {
         {"subsystem_device", d.subsystem_device ? json(hex4(*d.subsystem_device)) : json(nullptr)},
         {"revision", d.revision ? json(fmt::format("{:02x}", *d.revision)) : json(nullptr)},
         {"driver", optional_json(d.driver)},
+        {"render_minor", optional_json(d.render_minor)},
         {"vendor_name", d.vendor_name},
         {"device_name", d.device_name},
         {"gpu", d.gpu ? json(gpu_vendor_name(*d.gpu)) : json(nullptr)},
@@ -147,6 +150,18 @@ json access_json(const AccessFacts& access) {
           {"etc_group_readable", access.etc_group.has_value()}};
 }
 
+std::string_view target_source_name(TargetSource source) {
+  switch (source) {
+    case TargetSource::gfx_target_version:
+      return "gfx_target_version";
+    case TargetSource::device_id:
+      return "device_id";
+    case TargetSource::unknown:
+      break;
+  }
+  return "unknown";
+}
+
 json kfd_json(const KfdFacts& kfd) {
   json nodes = json::array();
   for (const auto& n : kfd.nodes) {
@@ -158,17 +173,30 @@ json kfd_json(const KfdFacts& kfd) {
                        {"node_to", l.node_to},
                        {"flags", l.flags}});
     }
+    if (n.unreadable) {
+      nodes.push_back({{"index", n.index},
+                       {"kind", "unreadable"},
+                       {"error", *n.unreadable},
+                       {"gfx_target_version", 0},
+                       {"gfx_target", nullptr},
+                       {"io_links", json::array()}});
+      continue;
+    }
     nodes.push_back({{"index", n.index},
                      {"kind", n.is_gpu() ? "gpu" : "cpu"},
                      {"name", n.name},
                      {"gpu_id", optional_json(n.gpu_id)},
                      {"simd_count", n.simd_count},
-                     {"gfx_target_version", n.gfx_target_version},
+                     {"gfx_target_version", n.gfx_target_version.value_or(0)},
                      {"gfx_target", n.gfx_target.empty() ? json(nullptr) : json(n.gfx_target)},
+                     {"gfx_target_from", target_source_name(n.target_source)},
                      {"vendor_id", hex4(n.vendor_id)},
                      {"device_id", hex4(n.device_id)},
+                     {"unique_id",
+                      n.unique_id ? json(fmt::format("GPU-{:016x}", *n.unique_id)) : json(nullptr)},
                      {"drm_render_minor", optional_json(n.drm_render_minor)},
                      {"bdf", optional_json(n.bdf)},
+                     {"render_bdf", optional_json(n.render_bdf)},
                      {"io_links", links}});
   }
   return {{"topology_present", kfd.topology_present}, {"nodes", nodes}};
@@ -224,6 +252,10 @@ json facts_to_json(const Facts& facts) {
                  {"git_version", optional_json(t.git_version)},
                  {"metadata_version", optional_json(t.metadata_version)},
                  {"metadata_path", t.metadata_path},
+                 {"origin", to_string(t.origin)},
+                 {"origin_detail", t.origin_detail},
+                 {"installer", optional_json(t.installer)},
+                 {"bundles_hip", t.bundles_hip},
                  {"bundled_hsa_runtime", library_files_json(t.bundled_hsa_runtime)},
                  {"compiled_targets", optional_json(t.compiled_targets)}};
       }
@@ -233,7 +265,13 @@ json facts_to_json(const Facts& facts) {
                               {"torch", torch},
                               {"packages", packages}});
     }
-    result["python"] = {{"environments", environments}};
+    json path_python3 = nullptr;
+    if (const auto& python = facts.python->path_python3) {
+      path_python3 = {{"path", python->path},
+                      {"target", optional_json(python->target)},
+                      {"inspected", python->inspected}};
+    }
+    result["python"] = {{"environments", environments}, {"path_python3", path_python3}};
   } else {
     result["python"] = nullptr;
   }

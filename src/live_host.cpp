@@ -77,14 +77,14 @@ FileStat file_stat_from(const struct ::stat& st) {
   return result;
 }
 
-std::optional<std::string> read_local_file(const std::string& path, std::size_t max_bytes) {
+FileRead read_local_file_or_error(const std::string& path, std::size_t max_bytes) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0) {
-    return std::nullopt;
+    return {std::nullopt, errno_name(errno)};
   }
   std::string content;
   std::array<char, 8192> buffer{};
-  bool ok = true;
+  int error = 0;
   while (content.size() < max_bytes) {
     const ssize_t n =
         ::read(fd, buffer.data(), std::min(buffer.size(), max_bytes - content.size()));
@@ -92,7 +92,7 @@ std::optional<std::string> read_local_file(const std::string& path, std::size_t 
       if (errno == EINTR) {
         continue;
       }
-      ok = false;
+      error = errno;
       break;
     }
     if (n == 0) {
@@ -101,10 +101,14 @@ std::optional<std::string> read_local_file(const std::string& path, std::size_t 
     content.append(buffer.data(), static_cast<std::size_t>(n));
   }
   ::close(fd);
-  if (!ok) {
-    return std::nullopt;
+  if (error != 0) {
+    return {std::nullopt, errno_name(error)};  // sysfs reports EPERM from read(), not open()
   }
-  return content;
+  return {std::move(content), ""};
+}
+
+std::optional<std::string> read_local_file(const std::string& path, std::size_t max_bytes) {
+  return read_local_file_or_error(path, max_bytes).content;
 }
 
 std::optional<std::vector<std::string>> list_local_dir(const std::string& path) {
@@ -124,8 +128,8 @@ std::optional<std::vector<std::string>> list_local_dir(const std::string& path) 
   return names;
 }
 
-std::optional<std::string> LiveHost::read_file(std::string_view path, std::size_t max_bytes) const {
-  return read_local_file(std::string(path), max_bytes);
+FileRead LiveHost::read_file_or_error(std::string_view path, std::size_t max_bytes) const {
+  return read_local_file_or_error(std::string(path), max_bytes);
 }
 
 std::optional<std::vector<std::string>> LiveHost::list_dir(std::string_view path) const {

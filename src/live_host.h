@@ -11,7 +11,7 @@ class LiveHost final : public Host {
  public:
   HostKind kind() const override { return HostKind::live; }
   std::string origin() const override { return "/"; }
-  std::optional<std::string> read_file(std::string_view path, std::size_t max_bytes) const override;
+  FileRead read_file_or_error(std::string_view path, std::size_t max_bytes) const override;
   std::optional<std::vector<std::string>> list_dir(std::string_view path) const override;
   std::optional<FileStat> stat(std::string_view path) const override;
   std::optional<std::string> read_link(std::string_view path) const override;
@@ -33,6 +33,8 @@ std::string errno_name(int error);
 /// Reads a file of the machine rocdoc runs on (for the pieces of rocdoc itself that are
 /// not machine facts: --rules DIR, snapshot manifests).
 std::optional<std::string> read_local_file(const std::string& path, std::size_t max_bytes);
+/// The same, with the errno name of a failure.
+FileRead read_local_file_or_error(const std::string& path, std::size_t max_bytes);
 std::optional<std::vector<std::string>> list_local_dir(const std::string& path);
 FileStat file_stat_from(const struct ::stat& st);
 

@@ -187,6 +187,14 @@ SnapshotManifest parse_snapshot_manifest(std::string_view text, const std::strin
     manifest.links[normalize_absolute(path)] = target;
   }
   manifest.pci_paths = string_map(root, "pci_paths", file);
+  for (auto& [path, error] : string_map(root, "read_errors", file)) {
+    if (error.size() < 2 || error.front() != 'E' ||
+        error.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 1) != std::string::npos) {
+      bad(file, "\"read_errors\"[\"" + path +
+                    "\"] must be an errno name such as \"EPERM\", not \"" + error + "\"");
+    }
+    manifest.read_errors[normalize_absolute(path)] = error;
+  }
   if (const json* binaries = member(root, "binaries", json::value_t::object, file, "")) {
     for (const auto& [path, binary] : binaries->items()) {
       const std::string where = "binaries[\"" + path + "\"].";
@@ -255,19 +263,27 @@ std::optional<std::string> SnapshotHost::resolve(std::string_view path,
       path, [this](const std::string& inside) { return link_target(inside); }, final_link);
 }
 
-std::optional<std::string> SnapshotHost::read_file(std::string_view path,
-                                                   std::size_t max_bytes) const {
+FileRead SnapshotHost::read_file_or_error(std::string_view path, std::size_t max_bytes) const {
   const auto inside = resolve(path, FinalLink::follow);
-  if (!inside || m_manifest.binaries.count(*inside) != 0 || m_manifest.nodes.count(*inside) != 0) {
-    return std::nullopt;
+  if (!inside) {
+    return {std::nullopt, "ENOENT"};
+  }
+  if (const auto it = m_manifest.read_errors.find(*inside); it != m_manifest.read_errors.end()) {
+    return {std::nullopt, it->second};
+  }
+  if (m_manifest.binaries.count(*inside) != 0 || m_manifest.nodes.count(*inside) != 0) {
+    return {std::nullopt, "EACCES"};  // present, but its content was not captured
   }
   struct stat st {};
   const std::string real = m_root + *inside;
   // Every link was resolved inside the root; what is left must be a plain file.
-  if (::lstat(real.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
-    return std::nullopt;
+  if (::lstat(real.c_str(), &st) != 0) {
+    return {std::nullopt, "ENOENT"};
   }
-  return read_local_file(real, max_bytes);
+  if (!S_ISREG(st.st_mode)) {
+    return {std::nullopt, S_ISDIR(st.st_mode) ? "EISDIR" : "EINVAL"};
+  }
+  return read_local_file_or_error(real, max_bytes);
 }
 
 std::optional<std::vector<std::string>> SnapshotHost::list_dir(std::string_view path) const {
@@ -296,6 +312,7 @@ std::optional<std::vector<std::string>> SnapshotHost::list_dir(std::string_view 
   add_children(m_manifest.nodes);
   add_children(m_manifest.links);
   add_children(m_manifest.binaries);
+  add_children(m_manifest.read_errors);
   if (!exists) {
     return std::nullopt;
   }
@@ -315,6 +332,12 @@ std::optional<FileStat> SnapshotHost::stat(std::string_view path) const {
     result.type = FileType::regular;
     result.mode = 0644;
     result.size = it->second.size;
+    return result;
+  }
+  if (m_manifest.read_errors.count(*inside) != 0) {
+    FileStat result;  // sysfs files: present, readable by mode, refused on read
+    result.type = FileType::regular;
+    result.mode = 0444;
     return result;
   }
   struct stat st {};

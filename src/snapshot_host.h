@@ -35,6 +35,8 @@ struct SnapshotManifest {
   std::map<std::string, std::string> links;
   std::map<std::string, std::string> pci_paths;  ///< BDF → resolved sysfs path (rocdoc extension)
   std::map<std::string, SnapshotBinary> binaries;
+  /// Files that exist but whose read failed, with the errno name (rocdoc extension).
+  std::map<std::string, std::string> read_errors;
 };
 
 /// Parses the manifest text; `file` names it in errors. Throws SnapshotError.
@@ -52,7 +54,7 @@ class SnapshotHost final : public Host {
 
   HostKind kind() const override { return HostKind::snapshot; }
   std::string origin() const override { return m_dir; }
-  std::optional<std::string> read_file(std::string_view path, std::size_t max_bytes) const override;
+  FileRead read_file_or_error(std::string_view path, std::size_t max_bytes) const override;
   std::optional<std::vector<std::string>> list_dir(std::string_view path) const override;
   std::optional<FileStat> stat(std::string_view path) const override;
   std::optional<std::string> read_link(std::string_view path) const override;

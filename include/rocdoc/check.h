@@ -30,25 +30,50 @@ struct CheckResult {
   std::vector<Fix> fix;
 };
 
-/// An AMD GPU as the checks see it: PCI function, KFD node and knowledge joined by BDF.
+/// How a KFD node was found to be a PCI function.
+enum class KfdMatch {
+  location,     ///< domain + location_id name the function
+  render_node,  ///< /sys/class/drm/renderD<drm_render_minor>/device is the function
+  device_id,    ///< the only unmatched node and function with that device id
+  position,     ///< nothing else matched: unmatched nodes and functions paired in order
+  kfd_only,     ///< no PCI function (the bus is not visible)
+  none,         ///< KFD does not list this function
+};
+
+/// An AMD GPU as the checks see it: PCI function, KFD node and knowledge joined.
 struct AmdGpu {
-  const PciDevice* pci = nullptr;     ///< null when only KFD knows it
-  const KfdNode* kfd = nullptr;       ///< null when KFD does not list it
-  const GfxTarget* target = nullptr;  ///< from KFD's gfx_target_version, else the PCI id table
+  const PciDevice* pci = nullptr;         ///< null when only KFD knows it
+  const KfdNode* kfd = nullptr;           ///< null when KFD does not list it (the first partition)
+  std::vector<const KfdNode*> kfd_nodes;  ///< every KFD node of it (MI300 partitions: several)
+  KfdMatch matched_by = KfdMatch::none;
+  const GfxTarget* target = nullptr;  ///< the knowledge base's entry for gfx_target()
   std::string name;                   ///< product name for messages
   std::string bdf;
 
+  /// The gfx target: KFD's (from gfx_target_version, or its device id on older kernels),
+  /// else the PCI id table's; empty when neither knows it. KFD is believed even when the
+  /// knowledge base does not know its target (target is null then).
+  std::string gfx_target() const;
   bool integrated() const;  ///< an APU's iGPU
   bool instinct() const;
+};
+
+/// The AMD GPUs of the inspected machine, one entry per GPU (never twice).
+struct GpuInventory {
+  std::vector<AmdGpu> gpus;  ///< the GPUs this process is given
+  /// GPUs of the host that this container (or device cgroup) was not given: their KFD node
+  /// refused to be read (EPERM), or their render node is not in /dev/dri.
+  std::vector<AmdGpu> withheld;
 };
 
 struct CheckContext {
   const Facts& facts;
   const Knowledge& knowledge;
-  std::vector<AmdGpu> amd_gpus;  ///< built once by build_gpu_inventory()
+  std::vector<AmdGpu> amd_gpus;       ///< built once by build_gpu_inventory()
+  std::vector<AmdGpu> withheld_gpus;  ///< GpuInventory::withheld
 };
 
-std::vector<AmdGpu> build_gpu_inventory(const Facts& facts, const Knowledge& knowledge);
+GpuInventory build_gpu_inventory(const Facts& facts, const Knowledge& knowledge);
 
 /// Where a check applies: bare-metal checks are skipped on WSL, where the GPU is reached
 /// through /dev/dxg instead of amdgpu, /dev/kfd and the PCI bus.

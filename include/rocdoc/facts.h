@@ -32,6 +32,7 @@ struct PciDevice {
   std::optional<std::uint16_t> subsystem_device;
   std::optional<std::uint8_t> revision;
   std::optional<std::string> driver;  ///< name of the bound driver
+  std::optional<int> render_minor;    ///< N of the renderD<N> under the function's drm/
   PciLink link;
   /// BDFs above this function, from the root port down (from its sysfs path); empty if unknown.
   std::vector<std::string> upstream;
@@ -113,28 +114,43 @@ struct KfdIoLink {
   bool lacks_atomics() const { return (flags & (no_atomics_32 | no_atomics_64)) != 0; }
 };
 
+/// Where a KFD GPU node's gfx target came from.
+enum class TargetSource {
+  gfx_target_version,  ///< the node's gfx_target_version (kernels from 5.15, current DKMS)
+  device_id,           ///< older kernels print none: from the device id, as libhsakmt does
+  unknown,             ///< neither gives one
+};
+
 struct KfdNode {
   int index = 0;
   std::string name;  ///< the node's `name` file
   std::optional<std::uint32_t> gpu_id;
+  /// errno name when `properties` could not be read (EPERM: the device cgroup withholds the
+  /// GPU); the node's other facts are then unknown.
+  std::optional<std::string> unreadable;
   std::uint32_t simd_count = 0;
-  std::uint32_t gfx_target_version = 0;
-  std::string gfx_target;  ///< decoded, "gfx90a"; empty for CPU nodes
+  std::optional<std::uint32_t> gfx_target_version;  ///< absent on older kernels
+  std::string gfx_target;                           ///< decoded, "gfx90a"; empty if unknown
+  TargetSource target_source = TargetSource::unknown;
   std::uint16_t vendor_id = 0;
   std::uint16_t device_id = 0;
+  std::optional<std::uint64_t> unique_id;  ///< ROCR_VISIBLE_DEVICES UUIDs are GPU-<hex of it>
   std::optional<int> drm_render_minor;
-  std::optional<std::string> bdf;  ///< from domain + location_id
+  std::optional<std::string> bdf;         ///< from domain + location_id
+  std::optional<std::string> render_bdf;  ///< from /sys/class/drm/renderD<minor>/device
   std::vector<KfdIoLink> io_links;
 
-  bool is_gpu() const { return simd_count > 0 && gfx_target_version != 0; }
+  /// A GPU agent: KFD gives GPU nodes SIMDs, CPU nodes none (libhsakmt's test).
+  bool is_gpu() const { return !unreadable && simd_count > 0; }
 };
 
 struct KfdFacts {
   bool topology_present = false;
   std::vector<KfdNode> nodes;  ///< sorted by index
 
-  const KfdNode* gpu_by_bdf(const std::string& bdf) const;
   int gpu_count() const;
+  /// Nodes whose properties the device cgroup refused (EPERM): GPUs withheld from this process.
+  int withheld_count() const;
 };
 
 // ---- system ----------------------------------------------------------------------------
@@ -193,6 +209,20 @@ struct RocmFacts {
 
 enum class TorchBuild { rocm, cuda, cpu };
 
+/// Where a torch build comes from (probes/torch_origin.cpp decides it from its files).
+enum class TorchOrigin {
+  pytorch_org,          ///< a release wheel of download.pytorch.org/whl/<index>
+  pytorch_org_nightly,  ///< download.pytorch.org/whl/nightly/<index> (X.Y.Z.devYYYYMMDD)
+  amd,                  ///< AMD's own builds (repo.radeon.com: +rocmX.Y.Z.git<hash>, indexes
+                        ///< pytorch.org never published for that torch)
+  therock,              ///< AMD's TheRock builds and nightlies (+rocm7.11.0a20260106, +rocmsdk…)
+  distribution,         ///< a distribution's package (Debian/Ubuntu, Fedora, Arch)
+  conda,                ///< a conda package
+  pypi,                 ///< PyPI's default wheel (a CUDA build on Linux)
+  source,               ///< built from source (+git<hash>, a0 pre-releases)
+  unknown,
+};
+
 /// torch as its files say (torch/version.py, parsed as data; dist-info or egg-info).
 struct TorchInstall {
   std::string version;  ///< torch.__version__, "2.6.0+rocm6.2.4"
@@ -203,7 +233,11 @@ struct TorchInstall {
   TorchBuild build = TorchBuild::cpu;
   std::optional<std::string> metadata_version;  ///< Version: of its dist-info/egg-info
   std::string metadata_path;
-  std::vector<LibraryFile> bundled_hsa_runtime;              ///< torch/lib/libhsa-runtime64.so*
+  std::vector<LibraryFile> bundled_hsa_runtime;  ///< torch/lib/libhsa-runtime64.so*
+  bool bundles_hip = false;  ///< torch/lib has its own libamdhip64.so* (pytorch.org wheels)
+  std::optional<std::string> installer;  ///< the INSTALLER file of its dist-info ("pip", "rpm")
+  TorchOrigin origin = TorchOrigin::unknown;
+  std::string origin_detail;  ///< "pytorch.org wheel (rocm6.2.4 index)", "Debian/Ubuntu package"
   std::optional<std::vector<std::string>> compiled_targets;  ///< of torch/lib/libtorch_hip.so
 };
 
@@ -225,8 +259,16 @@ struct PythonEnvironment {
   std::string describe() const;
 };
 
+/// The first python3 on PATH: the interpreter a user gets by typing python3.
+struct PathPython {
+  std::string path;                   ///< "/home/alice/.pyenv/shims/python3"
+  std::optional<std::string> target;  ///< where it leads when it is a link
+  bool inspected = false;             ///< one of the environments below is its own
+};
+
 struct PythonFacts {
   std::vector<PythonEnvironment> environments;  ///< each site directory once, in search order
+  std::optional<PathPython> path_python3;       ///< nullopt when PATH has no python3
 };
 
 // ---- env -------------------------------------------------------------------------------

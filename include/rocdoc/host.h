@@ -30,6 +30,12 @@ struct OpenResult {
   std::string error;  ///< errno name ("EACCES") when the read-write open failed; empty otherwise
 };
 
+/// What reading a file gave: its content, or why it could not be read.
+struct FileRead {
+  std::optional<std::string> content;
+  std::string error;  ///< errno name ("ENOENT", "EPERM", ...) when content is nullopt
+};
+
 struct Group {
   std::string name;
   std::uint32_t gid = 0;
@@ -62,9 +68,14 @@ class Host {
   /// Where the data comes from, for the report ("/" or the snapshot directory).
   virtual std::string origin() const = 0;
 
+  /// Content of a file (at most max_bytes), or the errno name of the failed read.
+  virtual FileRead read_file_or_error(std::string_view path,
+                                      std::size_t max_bytes = 1 << 20) const = 0;
   /// Content of a file (at most max_bytes); nullopt when it is missing or unreadable.
-  virtual std::optional<std::string> read_file(std::string_view path,
-                                               std::size_t max_bytes = 1 << 20) const = 0;
+  std::optional<std::string> read_file(std::string_view path,
+                                       std::size_t max_bytes = 1 << 20) const {
+    return read_file_or_error(path, max_bytes).content;
+  }
   /// Entry names of a directory, sorted; nullopt when it is missing.
   virtual std::optional<std::vector<std::string>> list_dir(std::string_view path) const = 0;
   /// stat(2), following symbolic links.

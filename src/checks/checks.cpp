@@ -358,10 +358,8 @@ namespace checks {
 
 std::string describe(const AmdGpu& gpu) {
   std::string detail = gpu.bdf;
-  if (gpu.target != nullptr) {
-    detail += (detail.empty() ? "" : ", ") + gpu.target->name;
-  } else if (gpu.kfd != nullptr && !gpu.kfd->gfx_target.empty()) {
-    detail += (detail.empty() ? "" : ", ") + gpu.kfd->gfx_target;
+  if (const std::string target = gpu.gfx_target(); !target.empty()) {
+    detail += (detail.empty() ? "" : ", ") + target;
   }
   return detail.empty() ? gpu.name : fmt::format("{} ({})", gpu.name, detail);
 }

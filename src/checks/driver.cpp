@@ -207,7 +207,7 @@ CheckResult driver_version(const CheckContext& context) {
 
 CheckResult rocm_agents(const CheckContext& context) {
   const auto bound = bound_gpus(context);
-  if (bound.empty()) {
+  if (bound.empty() && context.withheld_gpus.empty()) {
     return skip("no AMD GPU bound to amdgpu");
   }
   if (in_container(context) && !context.facts.access->kfd) {
@@ -215,27 +215,64 @@ CheckResult rocm_agents(const CheckContext& context) {
     // topology says nothing about the driver then.
     return skip("the container has no /dev/kfd (see driver.kfd-missing)");
   }
+  const KfdFacts& kfd = *context.facts.kfd;
   std::vector<std::string> missing;
+  std::vector<std::string> igpus;
+  const bool discrete_agent =
+      std::any_of(context.amd_gpus.begin(), context.amd_gpus.end(),
+                  [](const AmdGpu& g) { return g.kfd != nullptr && !g.integrated(); });
   for (const auto& gpu : context.amd_gpus) {
-    if (gpu.pci != nullptr && gpu.pci->driver == "amdgpu" && gpu.kfd == nullptr &&
-        !gpu.integrated()) {
-      missing.push_back(describe(gpu));
+    if (gpu.pci == nullptr || gpu.pci->driver != "amdgpu" || gpu.kfd != nullptr) {
+      continue;
+    }
+    (gpu.integrated() && discrete_agent ? igpus : missing).push_back(describe(gpu));
+  }
+  std::vector<std::string> evidence = {
+      kfd.topology_present
+          ? fmt::format("KFD topology: {} GPU node(s){}", kfd.gpu_count(),
+                        kfd.withheld_count() > 0
+                            ? fmt::format(", {} refused (EPERM)", kfd.withheld_count())
+                            : "")
+          : "no /sys/class/kfd/kfd/topology/nodes"};
+  for (const auto& gpu : context.amd_gpus) {
+    if (gpu.kfd != nullptr && gpu.kfd->target_source == TargetSource::device_id) {
+      evidence.push_back(fmt::format(
+          "{}: KFD node {} prints no gfx_target_version (kernel {}); target from its device id",
+          describe(gpu), gpu.kfd->index,
+          context.facts.system ? context.facts.system->uname.release : std::string("?")));
     }
   }
-  const KfdFacts& kfd = *context.facts.kfd;
-  if (missing.empty()) {
-    return pass(
-        fmt::format("KFD lists {} GPU agent{}", kfd.gpu_count(), kfd.gpu_count() == 1 ? "" : "s"));
+  if (!missing.empty()) {
+    return finding(
+        Severity::error,
+        fmt::format("amdgpu drives {} but the KFD topology has no GPU agent for it: ROCm "
+                    "will not see it (missing PCIe atomics or a chip KFD does not support)",
+                    util::join(missing, ", ")),
+        evidence,
+        {{"Read KFD's reason in the kernel log (\"PCI rejects atomics\", \"not supported in kfd\")",
+          "sudo dmesg | grep -iE 'kfd|atomic'", true}});
   }
-  return finding(
-      Severity::error,
-      fmt::format("amdgpu drives {} but the KFD topology has no GPU agent for it: ROCm "
-                  "will not see it (missing PCIe atomics or a chip KFD does not support)",
-                  util::join(missing, ", ")),
-      {kfd.topology_present ? fmt::format("KFD topology: {} GPU node(s)", kfd.gpu_count())
-                            : "no /sys/class/kfd/kfd/topology/nodes"},
-      {{"Read KFD's reason in the kernel log (\"PCI rejects atomics\", \"not supported in kfd\")",
-        "sudo dmesg | grep -iE 'kfd|atomic'", true}});
+  std::vector<std::string> notices;
+  if (!context.withheld_gpus.empty()) {
+    const auto count = context.withheld_gpus.size();
+    notices.push_back(fmt::format("{} GPU{} of this host {} not passed into this {}", count,
+                                  count == 1 ? "" : "s", count == 1 ? "was" : "were",
+                                  in_container(context) ? "container" : "process (device cgroup)"));
+    for (const auto& gpu : context.withheld_gpus) {
+      evidence.push_back("not passed in: " + describe(gpu));
+    }
+  }
+  if (!igpus.empty()) {
+    notices.push_back(fmt::format(
+        "KFD has no agent for the integrated GPU ({}): ROCm programs use only the discrete one",
+        util::join(igpus, ", ")));
+  }
+  if (!notices.empty()) {
+    return finding(Severity::info, util::join(notices, "; "), evidence);
+  }
+  return pass(
+      fmt::format("KFD lists {} GPU agent{}", kfd.gpu_count(), kfd.gpu_count() == 1 ? "" : "s"),
+      evidence);
 }
 
 }  // namespace rocdoc::checks

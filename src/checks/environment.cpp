@@ -4,6 +4,7 @@
 
 #include "src/checks/checks.h"
 #include "src/checks/software.h"
+#include "src/checks/visible_devices.h"
 #include "src/util/shell.h"
 #include "src/util/strings.h"
 
@@ -11,15 +12,152 @@ namespace rocdoc::checks {
 
 namespace {
 
-int visible_gpu_count(const CheckContext& context) {
-  const int kfd = context.facts.kfd ? context.facts.kfd->gpu_count() : 0;
-  return kfd > 0 ? kfd : static_cast<int>(context.amd_gpus.size());
+enum class MaskLayer { rocr, hip, ordinal };
+
+/// "0 = Radeon RX 7900 XTX (0000:03:00.0, gfx1100), 1 = ..." or "none".
+std::string describe_devices(const std::vector<RuntimeDevice>& devices) {
+  std::vector<std::string> parts;
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    parts.push_back(fmt::format("{} = {}", i, describe(*devices[i].gpu)));
+  }
+  return parts.empty() ? "no GPU" : util::join(parts, "; ");
 }
 
-bool nvidia_present(const CheckContext& context) {
-  return context.facts.pci &&
-         std::any_of(context.facts.pci->devices.begin(), context.facts.pci->devices.end(),
-                     [](const PciDevice& d) { return d.gpu == GpuVendor::nvidia; });
+std::string range_of(std::size_t count) {
+  return count == 1 ? "0" : fmt::format("0-{}", count - 1);
+}
+
+/// What went wrong with a mask, in words; nullopt when nothing did.
+std::optional<std::string> mask_problem(const AppliedMask& mask, std::size_t count,
+                                        MaskLayer layer) {
+  const std::string space =
+      layer == MaskLayer::rocr
+          ? fmt::format("KFD has {} GPU{} ({})", count, count == 1 ? "" : "s", range_of(count))
+          : fmt::format("{} GPU{} {} ({})", count, count == 1 ? "" : "s",
+                        layer == MaskLayer::hip ? "reach HIP" : "reach OpenCL",
+                        count == 0 ? "none" : range_of(count));
+  const std::string what = fmt::format("{}=\"{}\"", mask.variable, mask.value);
+  if (util::trim(mask.value).empty()) {
+    return fmt::format("{} is set but empty: it hides every GPU", mask.variable);
+  }
+  const auto& tokens = mask.result.tokens;
+  const auto stop = std::find_if(tokens.begin(), tokens.end(), [&](const MaskToken& t) {
+    return t.verdict != TokenVerdict::selected && t.verdict != TokenVerdict::not_read &&
+           !(layer != MaskLayer::rocr && t.verdict == TokenVerdict::duplicate);
+  });
+  if (mask.result.init_fails) {
+    return fmt::format("{} has an empty entry: ROCr fails to initialise and no program sees a GPU",
+                       what);
+  }
+  std::vector<std::string> ignored;
+  for (auto it = stop == tokens.end() ? tokens.begin() : stop + 1; it != tokens.end(); ++it) {
+    if (it->verdict == TokenVerdict::not_read) {
+      ignored.push_back(it->text);
+    }
+  }
+  if (stop == tokens.end()) {
+    if (ignored.empty()) {
+      return std::nullopt;
+    }
+    return fmt::format("{} lists more GPUs than exist ({}): {} name{} nothing and {} ignored", what,
+                       space, util::join(ignored, ","), ignored.size() == 1 ? "s" : "",
+                       ignored.size() == 1 ? "is" : "are");
+  }
+  std::string why;
+  switch (stop->verdict) {
+    case TokenVerdict::out_of_range:
+      why = fmt::format("names GPU {}, which does not exist: {}", stop->text, space);
+      break;
+    case TokenVerdict::duplicate:
+      why = fmt::format("names GPU {} twice", stop->device.value_or(0));
+      break;
+    case TokenVerdict::unknown_uuid:
+      why = fmt::format("'{}' is the UUID of no GPU here", stop->text);
+      break;
+    case TokenVerdict::ambiguous_uuid:
+      why = fmt::format("'{}' matches the UUIDs of several GPUs", stop->text);
+      break;
+    default:
+      why = fmt::format("'{}' is neither a GPU index nor a GPU UUID ({} reads {})", stop->text,
+                        layer == MaskLayer::rocr ? "ROCr" : "HIP",
+                        layer == MaskLayer::rocr ? "indices and GPU-<16 hex digits> UUIDs"
+                                                 : "plain decimal indices and GPU- UUIDs");
+      break;
+  }
+  const std::size_t kept = mask.result.selected.size();
+  const std::string effect =
+      kept == 0
+          ? "so it hides every GPU"
+          : fmt::format("the runtime stops reading there, so only {} GPU{} stay{} visible{}", kept,
+                        kept == 1 ? "" : "s", kept == 1 ? "s" : "",
+                        ignored.empty() ? ""
+                                        : " and " + util::join(ignored, ",") + " " +
+                                              (ignored.size() == 1 ? "is" : "are") + " ignored");
+  return fmt::format("{} {}: {}", what, why, effect);
+}
+
+/// The mask with only the entries that name a GPU, each once, in the user's order.
+Fix corrected_mask(const AppliedMask& mask, const std::vector<RuntimeDevice>& devices,
+                   MaskLayer layer) {
+  std::vector<std::optional<std::uint64_t>> uuids;
+  for (const auto& device : devices) {
+    uuids.push_back(device.node->unique_id);
+  }
+  std::vector<int> chosen;
+  std::vector<std::string> entries;
+  for (const auto& token : mask.result.tokens) {
+    const MaskResult alone = layer == MaskLayer::rocr
+                                 ? apply_rocr_visible_devices(token.text, uuids)
+                                 : apply_hip_visible_devices(token.text, uuids);
+    if (alone.selected.empty() ||
+        std::find(chosen.begin(), chosen.end(), alone.selected.front()) != chosen.end()) {
+      continue;
+    }
+    const int device = alone.selected.front();
+    chosen.push_back(device);
+    const bool uuid = token.text.find("GPU-") != std::string::npos ||
+                      (layer == MaskLayer::rocr && !token.text.empty() && token.text[0] == 'G');
+    const auto unique_id = devices[static_cast<std::size_t>(device)].node->unique_id;
+    entries.push_back(uuid && unique_id ? (layer == MaskLayer::rocr ? rocr_uuid(*unique_id)
+                                                                    : hip_uuid(*unique_id))
+                                        : std::to_string(device));
+  }
+  if (entries.empty()) {
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+      entries.push_back(std::to_string(i));
+    }
+  }
+  if (entries.empty()) {
+    return {fmt::format("No GPU is left for it to name: unset it", mask.variable),
+            "unset " + mask.variable, false};
+  }
+  return {
+      fmt::format("Name only GPUs that exist, each once (or unset {} to see all)", mask.variable),
+      fmt::format("export {}={}", mask.variable, util::join(entries, ",")), false};
+}
+
+/// PyTorch parses the masks itself (torch.cuda._parse_visible_devices) and differs from HIP on
+/// duplicates (no device at all) and on a HIP list longer than ROCr's (RuntimeError).
+std::optional<std::string> torch_disagrees(const DeviceView& view) {
+  const auto& tokens = view.hip->result.tokens;
+  const bool duplicate = std::any_of(tokens.begin(), tokens.end(), [](const MaskToken& t) {
+    return t.verdict == TokenVerdict::duplicate;
+  });
+  if (duplicate) {
+    return fmt::format(
+        "{}=\"{}\" names a GPU twice: HIP skips the repeat, but PyTorch then sees no GPU "
+        "(torch.cuda.device_count() is 0)",
+        view.hip->variable, view.hip->value);
+  }
+  if (view.rocr && view.hip->variable == "HIP_VISIBLE_DEVICES" &&
+      util::split(view.hip->value, ',').size() > util::split(view.rocr->value, ',').size()) {
+    return fmt::format(
+        "HIP_VISIBLE_DEVICES=\"{}\" lists more devices than ROCR_VISIBLE_DEVICES=\"{}\": "
+        "PyTorch raises \"HIP_VISIBLE_DEVICES contains more devices than "
+        "ROCR_VISIBLE_DEVICES\"",
+        view.hip->value, view.rocr->value);
+  }
+  return std::nullopt;
 }
 
 std::vector<std::string> split_targets(const std::string& value) {
@@ -44,64 +182,59 @@ CheckResult env_visible_devices(const CheckContext& context) {
   if (context.amd_gpus.empty()) {
     return skip("no AMD GPU");
   }
-  const int count = visible_gpu_count(context);
+  const DeviceView view = compose_visible_devices(context);
+  if (!view.rocr && !view.hip && !view.ordinal) {
+    return pass("no visible-device variable is set");
+  }
+  if (view.kfd_gpus.empty()) {
+    return skip("KFD lists no GPU for the masks to index (see rocm.agents)");
+  }
   std::vector<std::string> problems;
+  std::vector<std::string> evidence;
   std::vector<Fix> fix;
-  std::vector<std::string> evidence = {
-      fmt::format("{} AMD GPU{} (indices 0-{})", count, count == 1 ? "" : "s", count - 1)};
-  for (const char* name : {"HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES",
-                           "GPU_DEVICE_ORDINAL"}) {
-    const std::string* value = context.facts.env->find(name);
-    if (value == nullptr) {
-      continue;
+  evidence.push_back("KFD GPUs, as ROCR_VISIBLE_DEVICES numbers them: " +
+                     describe_devices(view.kfd_gpus));
+  Severity severity = Severity::warning;
+  if (view.rocr) {
+    evidence.push_back(fmt::format("ROCR_VISIBLE_DEVICES=\"{}\" leaves {}", view.rocr->value,
+                                   describe_devices(view.agents)));
+    if (auto problem = mask_problem(*view.rocr, view.kfd_gpus.size(), MaskLayer::rocr)) {
+      problems.push_back(std::move(*problem));
+      fix.push_back(corrected_mask(*view.rocr, view.kfd_gpus, MaskLayer::rocr));
+      severity = Severity::error;
     }
-    if (std::string_view(name) == "CUDA_VISIBLE_DEVICES" && nvidia_present(context)) {
-      continue;  // beside NVIDIA GPUs it numbers those, not the AMD ones
+  }
+  if (view.hip) {
+    evidence.push_back(fmt::format("{}=\"{}\" leaves HIP devices {}", view.hip->variable,
+                                   view.hip->value, describe_devices(view.hip_devices)));
+    if (view.shadowed) {
+      evidence.push_back("CUDA_VISIBLE_DEVICES is ignored: HIP_VISIBLE_DEVICES wins over it");
     }
-    evidence.push_back(fmt::format("{}=\"{}\"", name, *value));
-    std::vector<std::string> valid;
-    std::vector<std::string> invalid;
-    bool uuid = false;
-    for (const auto part : util::split(*value, ',')) {
-      const std::string token(util::trim(part));
-      if (token.rfind("GPU-", 0) == 0) {
-        uuid = true;
-        valid.push_back(token);
-        continue;
-      }
-      const auto index = util::parse_unsigned(token);
-      (index && static_cast<int>(*index) < count ? valid : invalid).push_back(token);
+    if (auto problem = mask_problem(*view.hip, view.agents.size(), MaskLayer::hip)) {
+      problems.push_back(std::move(*problem));
+      fix.push_back(corrected_mask(*view.hip, view.agents, MaskLayer::hip));
+      severity = Severity::error;
+    } else if (auto torch = torch_disagrees(view)) {
+      problems.push_back(std::move(*torch));
+      fix.push_back(corrected_mask(*view.hip, view.agents, MaskLayer::hip));
+      severity = Severity::error;
     }
-    if (uuid && invalid.empty()) {
-      continue;
+  }
+  if (view.ordinal) {
+    evidence.push_back(fmt::format(
+        "GPU_DEVICE_ORDINAL=\"{}\" leaves OpenCL devices {} (HIP ignores this variable)",
+        view.ordinal->value, describe_devices(view.opencl_devices)));
+    if (auto problem = mask_problem(*view.ordinal, view.agents.size(), MaskLayer::ordinal)) {
+      problems.push_back(std::move(*problem) + " (OpenCL programs only)");
+      fix.push_back(corrected_mask(*view.ordinal, view.agents, MaskLayer::ordinal));
     }
-    if (util::trim(*value).empty()) {
-      problems.push_back(std::string_view(name) == "ROCR_VISIBLE_DEVICES"
-                             ? fmt::format("{} is set but empty: it hides every GPU", name)
-                             : fmt::format("{} is set but empty: PyTorch reads it as no device "
-                                           "(torch.cuda.device_count() is 0)",
-                                           name));
-    } else if (valid.empty()) {
-      problems.push_back(
-          fmt::format("{}={} names no GPU that exists: it hides every GPU", name, *value));
-    } else if (!invalid.empty()) {
-      problems.push_back(fmt::format("{}={} names GPU {} that does not exist", name, *value,
-                                     util::join(invalid, ",")));
-    } else {
-      continue;
-    }
-    std::vector<std::string> all;
-    for (int i = 0; i < count; ++i) {
-      all.push_back(std::to_string(i));
-    }
-    fix.push_back({fmt::format("Name only GPUs that exist (or unset {} to see all)", name),
-                   fmt::format("export {}={}", name, util::join(valid.empty() ? all : valid, ",")),
-                   false});
   }
   if (problems.empty()) {
-    return pass("the visible-device variables name existing GPUs", evidence);
+    return pass(fmt::format("the visible-device variables leave HIP {} GPU{}",
+                            view.hip_devices.size(), view.hip_devices.size() == 1 ? "" : "s"),
+                evidence);
   }
-  return finding(Severity::error, util::join(problems, "; "), evidence, fix);
+  return finding(severity, util::join(problems, "; "), evidence, fix);
 }
 
 CheckResult env_rocm_arch(const CheckContext& context) {

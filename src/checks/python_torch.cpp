@@ -4,6 +4,7 @@
 
 #include "src/checks/checks.h"
 #include "src/checks/software.h"
+#include "src/checks/torch_companions.h"
 #include "src/util/shell.h"
 #include "src/util/strings.h"
 
@@ -122,6 +123,52 @@ CheckResult wrong_build(const CheckContext& context, TorchBuild build) {
                  found, fix);
 }
 
+/// The commands that put matching companions beside this torch.
+std::vector<Fix> companion_fixes(const PythonEnvironment& environment,
+                                 const TorchRelease* release) {
+  const TorchInstall& torch = *environment.torch;
+  const std::string python = python_of(&environment);
+  std::vector<Fix> fix;
+  const std::string stale =
+      util::version_numbers(base_version(torch.version)) >= std::optional(std::vector<int>{2, 10})
+          ? "pytorch-triton-rocm"
+          : "triton-rocm";
+  std::vector<std::string> remove;
+  for (const char* name : {"triton", "pytorch-triton-rocm", "triton-rocm"}) {
+    const PythonPackage* package = environment.package(name);
+    if (package != nullptr && local_tag(package->version).rfind("rocm", 0) != 0 &&
+        (std::string_view(name) == "triton" || name == stale)) {
+      remove.emplace_back(name);
+    }
+  }
+  if (!remove.empty() && (torch.origin == TorchOrigin::pytorch_org ||
+                          torch.origin == TorchOrigin::pytorch_org_nightly)) {
+    fix.push_back({"Remove the Triton package that does not belong to this torch",
+                   python + " -m pip uninstall -y " + util::join(remove, " "), false});
+  }
+  if (release != nullptr) {
+    fix.push_back({"Reinstall the three together from one index (pip brings the matching Triton)",
+                   python + " -m pip install --force-reinstall torch==" + release->torch +
+                       " torchvision==" + release->torchvision + " torchaudio==" +
+                       release->audio() + " --index-url https://download.pytorch.org/whl/" +
+                       wheel_index(torch).value_or(release->rocm_indexes.back()),
+                   false});
+  } else if (const auto index = wheel_index(torch)) {
+    const bool nightly = torch.origin == TorchOrigin::pytorch_org_nightly;
+    fix.push_back({"Reinstall torchvision and torchaudio from torch's own index",
+                   python + " -m pip install --force-reinstall " + (nightly ? "--pre " : "") +
+                       "torchvision torchaudio --index-url https://download.pytorch.org/whl/" +
+                       (nightly ? "nightly/" : "") + *index,
+                   false});
+  } else {
+    fix.push_back({fmt::format("Install torchvision and torchaudio from where this torch came "
+                               "from ({}): builds of one source are made to match",
+                               torch.origin_detail),
+                   "", false});
+  }
+  return fix;
+}
+
 std::string tag_family(const std::string& tag) {
   if (tag.rfind("rocm", 0) == 0) {
     return "rocm";
@@ -182,9 +229,11 @@ CheckResult torch_rocm_mismatch(const CheckContext& context) {
       continue;
     }
     any = true;
+    evidence.push_back(fmt::format("torch {} in {}: {}", torch.version, environment->site_dir,
+                                   torch.origin_detail));
     const auto index = wheel_index(torch);
     const TorchRelease* release = context.knowledge.torch_release(torch.version);
-    if (release != nullptr && index &&
+    if (torch.origin == TorchOrigin::pytorch_org && release != nullptr && index &&
         std::find(release->rocm_indexes.begin(), release->rocm_indexes.end(), *index) ==
             release->rocm_indexes.end()) {
       problems.push_back(fmt::format("torch {} in {}: pytorch.org builds torch {} for {}, not {}",
@@ -195,28 +244,32 @@ CheckResult torch_rocm_mismatch(const CheckContext& context) {
                        pip_install_line(*release, python_of(environment)), false});
       }
     }
-    const auto wheel = wheel_rocm(torch);
+    if (!torch.bundles_hip) {
+      continue;  // it loads the system's ROCm by design (AMD's and distributions' builds)
+    }
+    const auto wheel = wheel_rocm_release(torch);
     for (const auto& dir : context.facts.rocm->ld_library_hip) {
-      const auto system = dir.version ? major_minor(*dir.version) : std::nullopt;
       evidence.push_back(fmt::format("LD_LIBRARY_PATH has libamdhip64 in {} (ROCm {})", dir.dir,
                                      dir.version.value_or("unknown")));
-      if (wheel && system && *wheel != *system) {
-        problems.push_back(
-            fmt::format("torch {} in {} carries ROCm {}, but LD_LIBRARY_PATH puts ROCm {}'s "
-                        "HIP runtime ({}) in front of it",
-                        torch.version, environment->site_dir, *wheel, *system, dir.dir));
-        std::vector<std::string> kept;
-        for (const auto part : util::split(*context.facts.env->find("LD_LIBRARY_PATH"), ':')) {
-          if (part != dir.dir && !part.empty()) {
-            kept.emplace_back(part);
-          }
-        }
-        fix.push_back(
-            {"Let the wheel use its own ROCm libraries: drop the system ROCm from LD_LIBRARY_PATH",
-             kept.empty() ? "unset LD_LIBRARY_PATH"
-                          : "export LD_LIBRARY_PATH=" + util::shell_quote(util::join(kept, ":")),
-             false});
+      const auto system = dir.version ? rocm_release_of(*dir.version) : std::nullopt;
+      if (!wheel || !system || same_rocm(*wheel, *system)) {
+        continue;
       }
+      problems.push_back(
+          fmt::format("torch {} in {} bundles ROCm {}, but LD_LIBRARY_PATH puts ROCm {}'s "
+                      "HIP runtime ({}) in front of it",
+                      torch.version, environment->site_dir, *wheel, *system, dir.dir));
+      std::vector<std::string> kept;
+      for (const auto part : util::split(*context.facts.env->find("LD_LIBRARY_PATH"), ':')) {
+        if (part != dir.dir && !part.empty()) {
+          kept.emplace_back(part);
+        }
+      }
+      fix.push_back(
+          {"Let the wheel use its own ROCm libraries: drop the system ROCm from LD_LIBRARY_PATH",
+           kept.empty() ? "unset LD_LIBRARY_PATH"
+                        : "export LD_LIBRARY_PATH=" + util::shell_quote(util::join(kept, ":")),
+           false});
     }
   }
   if (!any) {
@@ -233,81 +286,80 @@ CheckResult torch_companions(const CheckContext& context) {
   std::vector<std::string> problems;
   std::vector<Fix> fix;
   bool any = false;
+  const std::string final_audio = last_torchaudio(context.knowledge);
   for (const auto* environment : torch_environments(context)) {
     const TorchInstall& torch = *environment->torch;
     if (torch.build != TorchBuild::rocm) {
       continue;  // a CUDA or CPU torch is torch.cuda-wheel's or torch.cpu-wheel's finding
     }
     const std::string family = tag_family(local_tag(torch.version));
-    const bool pytorch_org = !is_other_rocm_build(torch) && wheel_index(torch).has_value();
-    // The pairing table is pytorch.org's; AMD's builds pair their own companions.
-    const TorchRelease* release =
-        is_other_rocm_build(torch) ? nullptr : context.knowledge.torch_release(torch.version);
+    const bool pytorch_org = torch.origin == TorchOrigin::pytorch_org ||
+                             torch.origin == TorchOrigin::pytorch_org_nightly;
+    // The pairing table is pytorch.org's releases'; everything else gets the structural rules.
+    const TorchRelease* release = torch.origin == TorchOrigin::pytorch_org
+                                      ? context.knowledge.torch_release(torch.version)
+                                      : nullptr;
     std::vector<std::string> here;
     for (const auto& package : environment->packages) {
-      std::optional<std::string> paired;
-      if (package.name == "torchvision" && release != nullptr) {
-        paired = release->torchvision;
-      } else if (package.name == "torchaudio" && release != nullptr) {
-        paired = release->audio();
-      } else if (package.name == "pytorch-triton-rocm" && release != nullptr &&
-                 !release->triton_rocm.empty()) {
-        paired = release->triton_rocm;
-      } else if (package.name != "torchvision" && package.name != "torchaudio") {
+      if (package.name != "torchvision" && package.name != "torchaudio") {
         continue;
       }
       any = true;
       const std::string tag = local_tag(package.version);
-      if (package.name != "pytorch-triton-rocm" && !tag.empty() && !family.empty() &&
-          tag_family(tag) != family) {
+      const std::optional<std::string> paired =
+          release == nullptr ? std::nullopt
+                             : std::optional(package.name == "torchvision" ? release->torchvision
+                                                                           : release->audio());
+      if (!tag.empty() && !family.empty() && tag_family(tag) != family) {
         here.push_back(fmt::format("{} {} is a {} build beside torch {}", package.name,
                                    package.version, tag_family(tag) == "cuda" ? "CUDA" : tag,
                                    torch.version));
-      } else if (package.name != "pytorch-triton-rocm" && tag.empty() && pytorch_org) {
+      } else if (tag.empty() && pytorch_org) {
         // pytorch.org's ROCm index tags its companions too; an untagged one came from PyPI,
         // whose Linux wheels are CUDA builds.
         here.push_back(fmt::format("{} {} comes from PyPI (a CUDA build) beside torch {}",
                                    package.name, package.version, torch.version));
-      } else if (paired && base_version(package.version) != *paired) {
-        here.push_back(fmt::format("{} {} does not pair with torch {} (it pairs with {})",
-                                   package.name, package.version, base_version(torch.version),
-                                   *paired));
-      }
-    }
-    if (!here.empty()) {
-      problems.push_back(fmt::format("in {}: {}", environment->site_dir, util::join(here, "; ")));
-      if (fix.empty() && release == nullptr && wheel_index(torch)) {
-        fix.push_back({"Reinstall torchvision and torchaudio from torch's own index",
-                       python_of(environment) +
-                           " -m pip install --force-reinstall torchvision torchaudio --index-url "
-                           "https://download.pytorch.org/whl/" +
-                           (torch.version.find(".dev") != std::string::npos ? "nightly/" : "") +
-                           *wheel_index(torch),
-                       false});
-      }
-      if (fix.empty()) {
-        if (const TorchRelease* same = release) {
-          fix.push_back(
-              {"Reinstall the three together from one index",
-               python_of(environment) + " -m pip install --force-reinstall torch==" + same->torch +
-                   " torchvision==" + same->torchvision + " torchaudio==" + same->audio() +
-                   " --index-url https://download.pytorch.org/whl/" +
-                   wheel_index(torch).value_or(same->rocm_indexes.back()),
-               false});
+      } else if (paired) {
+        if (base_version(package.version) != *paired) {
+          here.push_back(fmt::format("{} {} does not pair with torch {} (it pairs with {})",
+                                     package.name, package.version, base_version(torch.version),
+                                     *paired));
+        }
+      } else {
+        for (auto& mismatch : structural_mismatches(torch, package, final_audio)) {
+          here.push_back(std::move(mismatch));
         }
       }
     }
+    if (pytorch_org) {
+      any = any || environment->package("pytorch-triton-rocm") != nullptr ||
+            environment->package("triton-rocm") != nullptr ||
+            environment->package("triton") != nullptr;
+      if (auto triton = triton_mismatch(*environment, release)) {
+        here.push_back(std::move(*triton));
+      }
+    }
+    if (here.empty()) {
+      continue;
+    }
+    problems.push_back(fmt::format("in {}: {}", environment->site_dir, util::join(here, "; ")));
+    if (!fix.empty()) {
+      continue;
+    }
+    for (auto& step : companion_fixes(*environment, release)) {
+      fix.push_back(std::move(step));
+    }
   }
   if (!any) {
-    return skip("no torchvision or torchaudio beside a torch");
+    return skip("no torchvision, torchaudio or Triton beside a ROCm torch");
   }
   if (problems.empty()) {
-    return pass("torchvision and torchaudio match torch");
+    return pass("torchvision, torchaudio and Triton match torch");
   }
   return finding(
       Severity::error,
-      "torchvision/torchaudio do not match torch (\"operator torchvision::nms does not exist\", "
-      "undefined symbols): " +
+      "torchvision/torchaudio/Triton do not match torch (\"operator torchvision::nms does not "
+      "exist\", undefined symbols): " +
           util::join(problems, "; "),
       problems, fix);
 }

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "rocdoc/gfx_target.h"
+#include "src/checks/visible_devices.h"
 #include "src/util/shell.h"
 #include "src/util/strings.h"
 
@@ -68,11 +69,8 @@ std::optional<std::string> wheel_index(const TorchInstall& torch) {
 }
 
 bool is_other_rocm_build(const TorchInstall& torch) {
-  const std::string tag = local_tag(torch.version);
-  // pytorch.org: "rocm6.2.4"; AMD's repo.radeon.com: "rocm7.2.0.git7e1940d4", "rocm7.2.0.lw...".
-  return torch.build == TorchBuild::rocm &&
-         (tag.rfind("rocm", 0) != 0 ||
-          tag.find_first_not_of("0123456789.", 4) != std::string::npos);
+  return torch.build == TorchBuild::rocm && torch.origin != TorchOrigin::pytorch_org &&
+         torch.origin != TorchOrigin::pytorch_org_nightly;
 }
 
 std::optional<std::string> wheel_rocm(const TorchInstall& torch) {
@@ -87,6 +85,42 @@ std::optional<std::string> wheel_rocm(const TorchInstall& torch) {
     return major_minor(*torch.hip);
   }
   return std::nullopt;
+}
+
+std::optional<std::string> wheel_rocm_release(const TorchInstall& torch) {
+  const std::string tag = local_tag(torch.version);
+  if (tag.rfind("rocm", 0) == 0) {
+    if (auto release = rocm_release_of(tag.substr(4))) {
+      return release;
+    }
+  }
+  if (torch.rocm) {
+    return rocm_release_of(*torch.rocm);
+  }
+  return wheel_rocm(torch);
+}
+
+std::optional<std::string> rocm_release_of(const std::string& version) {
+  const auto end = version.find_first_not_of("0123456789.");
+  std::string numbers = version.substr(0, end);
+  while (!numbers.empty() && numbers.back() == '.') {
+    numbers.pop_back();
+  }
+  const auto parts = util::split(numbers, '.');
+  if (parts.size() < 2 || parts[0].empty() || parts[1].empty()) {
+    return std::nullopt;
+  }
+  return parts.size() == 2
+             ? numbers
+             : std::string(parts[0]) + "." + std::string(parts[1]) + "." + std::string(parts[2]);
+}
+
+bool same_rocm(const std::string& a, const std::string& b) {
+  auto x = util::version_numbers(a).value_or(std::vector<int>{});
+  auto y = util::version_numbers(b).value_or(std::vector<int>{});
+  x.resize(3, 0);
+  y.resize(3, 0);
+  return x == y;
 }
 
 std::vector<Judge> support_judges(const CheckContext& context) {
@@ -342,17 +376,7 @@ std::vector<Fix> remedy_for(const CheckContext& context, const AmdGpu& gpu,
 }
 
 std::optional<int> hip_index(const CheckContext& context, const AmdGpu& gpu) {
-  if (gpu.kfd == nullptr || !context.facts.kfd) {
-    return std::nullopt;
-  }
-  int index = 0;
-  for (const auto& node : context.facts.kfd->nodes) {
-    if (&node == gpu.kfd) {
-      return index;
-    }
-    index += node.is_gpu() ? 1 : 0;
-  }
-  return std::nullopt;
+  return compose_visible_devices(context).agent_index(gpu);
 }
 
 std::string hip_index_list(const CheckContext& context, WhichGpus which) {

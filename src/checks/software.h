@@ -23,6 +23,13 @@ bool is_other_rocm_build(const TorchInstall& torch);
 std::optional<std::string> wheel_index(const TorchInstall& torch);
 /// The ROCm major.minor a ROCm wheel was built with.
 std::optional<std::string> wheel_rocm(const TorchInstall& torch);
+/// The ROCm release a ROCm torch was built with, patch level included where its tag or its
+/// version.py says it ("rocm6.2.4" → "6.2.4"; pytorch.org's "rocm6.0" is ROCm 6.0.0).
+std::optional<std::string> wheel_rocm_release(const TorchInstall& torch);
+/// "6.0.1-98" (.info/version) → "6.0.1"; nullopt without major.minor.
+std::optional<std::string> rocm_release_of(const std::string& version);
+/// Two releases are the same build: equal major.minor.patch (a missing patch is 0).
+bool same_rocm(const std::string& a, const std::string& b);
 
 /// The first environment (in search order) whose torch is a ROCm build; null when none.
 const PythonEnvironment* first_rocm_torch(const Facts& facts);
@@ -69,7 +76,8 @@ std::string python_of(const PythonEnvironment* environment);
 std::vector<Fix> remedy_for(const CheckContext& context, const AmdGpu& gpu,
                             const PythonEnvironment* environment);
 
-/// HIP's index of a GPU (KFD topology order); nullopt when KFD does not list it.
+/// The index HIP_VISIBLE_DEVICES uses for a GPU: its place among the GPUs that
+/// ROCR_VISIBLE_DEVICES leaves (KFD order when it is unset); nullopt when hidden or not in KFD.
 std::optional<int> hip_index(const CheckContext& context, const AmdGpu& gpu);
 
 enum class WhichGpus { all, discrete };
