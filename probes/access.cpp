@@ -42,7 +42,7 @@ std::vector<GroupEntry> parse_group_file(std::string_view content) {
       continue;
     }
     const auto gid = util::parse_unsigned(fields[2]);
-    if (!gid) {
+    if (!gid || *gid > 0xffffffffu) {
       continue;
     }
     GroupEntry entry;
@@ -60,12 +60,51 @@ std::vector<GroupEntry> parse_group_file(std::string_view content) {
   return groups;
 }
 
+namespace {
+
+std::optional<Identity> sudo_user_identity(const Host& host,
+                                           const std::optional<std::vector<GroupEntry>>& groups) {
+  const auto user = host.env("SUDO_USER");
+  const auto uid = host.env("SUDO_UID");
+  if (!user || user->empty() || *user == "root" || !uid) {
+    return std::nullopt;
+  }
+  const std::optional<std::uint64_t> uid_value = util::parse_unsigned(*uid);
+  if (!uid_value.has_value() || uid_value.value() > 0xffffffffu) {
+    return std::nullopt;
+  }
+  Identity identity;
+  identity.user = *user;
+  identity.uid = static_cast<std::uint32_t>(*uid_value);
+  if (const auto gid = host.env("SUDO_GID")) {
+    if (const auto value = util::parse_unsigned(*gid); value && *value <= 0xffffffffu) {
+      identity.gid = static_cast<std::uint32_t>(*value);
+    }
+  }
+  // The groups the user gets at the next login: the primary one and /etc/group's members.
+  if (groups) {
+    for (const auto& group : *groups) {
+      const bool member =
+          std::find(group.members.begin(), group.members.end(), *user) != group.members.end();
+      if (member || group.gid == identity.gid) {
+        identity.groups.push_back({group.name, group.gid});
+      }
+    }
+  }
+  return identity;
+}
+
+}  // namespace
+
 AccessFacts probe_access(const ProbeContext& context) {
   const Host& host = context.host;
   AccessFacts facts;
   facts.identity = host.identity();
   if (const auto content = host.read_file("/etc/group", 1 << 20)) {
     facts.etc_group = parse_group_file(*content);
+  }
+  if (facts.identity.uid == 0) {
+    facts.sudo_user = sudo_user_identity(host, facts.etc_group);
   }
   facts.kfd = read_node(host, "/dev/kfd", facts.etc_group);
   if (const auto names = host.list_dir("/dev/dri")) {

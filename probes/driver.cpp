@@ -54,11 +54,75 @@ void parse_cmdline_for_driver(std::string_view cmdline, DriverFacts& facts) {
   }
 }
 
+std::optional<std::string> make_log_kernel(std::string_view header) {
+  // dkms 3: "DKMS (dkms-3.0.11) make.log for amdgpu/6.8.5-2041575 for kernel 6.14.0-24-generic
+  // (x86_64)"; dkms 2: "DKMS make.log for amdgpu-6.3.6-1718217 for kernel 5.15.0-25 (x86_64)".
+  constexpr std::string_view marker = " for kernel ";
+  const auto at = header.find(marker);
+  if (header.rfind("DKMS", 0) != 0 || at == std::string_view::npos) {
+    return std::nullopt;
+  }
+  const auto words = util::split_whitespace(util::trim(header.substr(at + marker.size())));
+  if (words.empty() || words.front().empty()) {
+    return std::nullopt;
+  }
+  return std::string(words.front());
+}
+
 std::optional<bool> parse_secure_boot_var(std::string_view content) {
   if (content.size() < 5) {
     return std::nullopt;
   }
   return content[4] == 1;
+}
+
+std::optional<DkmsAmdgpu> probe_dkms(const Host& host) {
+  constexpr std::string_view tree = "/var/lib/dkms/amdgpu";
+  const auto names = host.list_dir(tree);
+  if (!names) {
+    return std::nullopt;
+  }
+  DkmsAmdgpu dkms;
+  const Uname uname = host.uname();
+  dkms.kernel = uname.release;
+  for (const auto& name : *names) {
+    const std::string dir = std::string(tree) + "/" + name;
+    if (name.rfind("kernel-", 0) == 0) {
+      if (name == "kernel-" + uname.release + "-" + uname.machine) {
+        dkms.built_module = dir;
+      }
+      continue;
+    }
+    if (!host.stat(dir + "/source") && !host.list_dir(dir + "/build")) {
+      continue;
+    }
+    dkms.versions.push_back(name);
+    const std::string module = dir + "/" + uname.release + "/" + uname.machine + "/module";
+    if (!dkms.built_module && host.list_dir(module)) {
+      dkms.built_module = module;
+    }
+    const std::string log = dir + "/build/make.log";
+    if (const auto header = host.read_file(log, 4096)) {
+      const auto first = util::lines(*header);
+      if (!first.empty() && make_log_kernel(first.front()) == uname.release) {
+        dkms.make_log = log;
+      }
+    }
+  }
+  if (dkms.versions.empty()) {
+    return std::nullopt;
+  }
+  for (const char* where : {"/updates/dkms", "/updates", "/extra"}) {
+    const std::string dir = "/lib/modules/" + uname.release + where;
+    if (const auto modules = host.list_dir(dir); modules && !dkms.built_module) {
+      for (const auto& module : *modules) {
+        if (module.rfind("amdgpu.ko", 0) == 0) {
+          dkms.built_module = dir + "/" + module;
+        }
+      }
+    }
+  }
+  return dkms;
 }
 
 DriverFacts probe_driver(const ProbeContext& context) {
@@ -96,6 +160,7 @@ DriverFacts probe_driver(const ProbeContext& context) {
   if (const auto variable = host.read_file(k_secure_boot_var, 64)) {
     facts.secure_boot = parse_secure_boot_var(*variable);
   }
+  facts.dkms = probe_dkms(host);
   return facts;
 }
 

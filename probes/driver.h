@@ -18,6 +18,9 @@ std::vector<ModprobeLine> find_amdgpu_blacklist(std::string_view content, const 
 /// What the kernel command line says about amdgpu: nomodeset, modprobe.blacklist, amdgpu.*.
 void parse_cmdline_for_driver(std::string_view cmdline, DriverFacts& facts);
 
+/// The kernel a DKMS make.log header names ("... for kernel 6.14.0-24-generic (x86_64)").
+std::optional<std::string> make_log_kernel(std::string_view header);
+
 /// The SecureBoot efivar: 4 attribute bytes, then 1 = enabled.
 std::optional<bool> parse_secure_boot_var(std::string_view content);
 

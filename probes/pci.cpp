@@ -51,6 +51,25 @@ PciLink read_link_state(const Host& host, const std::string& dir) {
   return link;
 }
 
+/// amdgpu's fw_version/<name>_fw_version files ("0x00000083"); a zero version has no file.
+std::map<std::string, std::uint32_t> firmware_versions(const Host& host, const std::string& dir) {
+  std::map<std::string, std::uint32_t> firmware;
+  constexpr std::string_view suffix = "_fw_version";
+  if (const auto names = host.list_dir(dir + "/fw_version")) {
+    for (const auto& name : *names) {
+      if (name.size() <= suffix.size() || name.substr(name.size() - suffix.size()) != suffix) {
+        continue;
+      }
+      const auto text = host.read_file(dir + "/fw_version/" + name, 64);
+      const auto value = text ? util::parse_unsigned(util::trim(*text), 0) : std::nullopt;
+      if (value && *value <= 0xffffffffu) {
+        firmware[name.substr(0, name.size() - suffix.size())] = static_cast<std::uint32_t>(*value);
+      }
+    }
+  }
+  return firmware;
+}
+
 /// The render node amdgpu made for this function: drm/renderD<N>.
 std::optional<int> render_minor_of(const Host& host, const std::string& dir) {
   if (const auto names = host.list_dir(dir + "/drm")) {
@@ -97,6 +116,9 @@ std::optional<PciDevice> read_device(const Host& host, const std::string& bdf) {
   result.link = read_link_state(host, dir);
   if (result.gpu) {
     result.render_minor = render_minor_of(host, dir);
+  }
+  if (result.is_amd_gpu()) {
+    result.firmware = firmware_versions(host, dir);
   }
   if (const auto path = host.read_link(dir)) {
     result.upstream = upstream_from_sysfs_path(*path);

@@ -30,6 +30,26 @@ bool holds_hip(const Host& host, const std::string& dir) {
   return false;
 }
 
+/// A ROCm install root: AMD's packages (/opt/rocm-X: .info/version, lib/libamdhip64.so*,
+/// bin/hipcc), TheRock's (core/.info/version), or a distribution's in /usr (libamdhip64 in
+/// lib64 or lib/<arch>-linux-gnu, /usr/bin/hipcc).
+bool holds_rocm(const Host& host, const std::string& root) {
+  const std::string machine = host.uname().machine.empty() ? "x86_64" : host.uname().machine;
+  for (const char* file : {"/.info/version", "/.info/version-dev", "/core/.info/version",
+                           "/bin/hipcc", "/include/hip/hip_runtime.h"}) {
+    if (host.stat(root + file)) {
+      return true;
+    }
+  }
+  for (const std::string& lib :
+       {std::string("/lib"), std::string("/lib64"), "/lib/" + machine + "-linux-gnu"}) {
+    if (holds_hip(host, root + lib)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 RocmFacts probe_rocm(const ProbeContext& context) {
@@ -50,6 +70,12 @@ RocmFacts probe_rocm(const ProbeContext& context) {
     facts.rocm_path_version = read_version(host, *facts.rocm_path);
   }
   facts.hip_path = host.env("HIP_PATH");
+  if (facts.rocm_path && !facts.rocm_path->empty()) {
+    facts.rocm_path_holds_rocm = holds_rocm(host, *facts.rocm_path);
+  }
+  if (facts.hip_path && !facts.hip_path->empty()) {
+    facts.hip_path_holds_hip = holds_rocm(host, *facts.hip_path);
+  }
   if (const auto ld_path = host.env("LD_LIBRARY_PATH")) {
     for (const auto part : util::split(*ld_path, ':')) {
       const std::string dir(part);

@@ -130,6 +130,51 @@ std::optional<std::uint64_t> tmpfs_size_from_mounts(std::string_view mounts,
   return size;
 }
 
+std::vector<Mount> parse_mounts(std::string_view content) {
+  std::vector<Mount> mounts;
+  for (const auto line : util::lines(content)) {
+    const auto fields = util::split_whitespace(util::trim(line));
+    if (fields.size() < 4) {
+      continue;
+    }
+    Mount mount{std::string(fields[0]), std::string(fields[1]), std::string(fields[2]), {}};
+    for (const auto option : util::split(fields[3], ',')) {
+      mount.options.emplace_back(option);
+    }
+    mounts.push_back(std::move(mount));
+  }
+  return mounts;
+}
+
+std::optional<Mount> mount_holding(const std::vector<Mount>& mounts, std::string_view path) {
+  std::optional<Mount> best;
+  for (const auto& mount : mounts) {
+    const std::string_view point = mount.point;
+    const bool covers = point == "/" || path == point ||
+                        (path.size() > point.size() && path.substr(0, point.size()) == point &&
+                         path[point.size()] == '/');
+    // The longest mount point wins; of equal ones the last, which is mounted over the others.
+    if (covers && (!best || point.size() >= best->point.size())) {
+      best = mount;
+    }
+  }
+  return best;
+}
+
+std::vector<FstabLine> fstab_lines_for(std::string_view content, std::string_view mount_point) {
+  std::vector<FstabLine> found;
+  int number = 0;
+  for (const auto raw : util::lines(content)) {
+    ++number;
+    const std::string_view line = util::trim(raw);
+    const auto fields = util::split_whitespace(line);
+    if (!line.empty() && line.front() != '#' && fields.size() >= 2 && fields[1] == mount_point) {
+      found.push_back({number, std::string(line)});
+    }
+  }
+  return found;
+}
+
 WslKind wsl_from_kernel_release(std::string_view release) {
   const std::string lower = util::to_lower(release);
   if (lower.find("microsoft") == std::string::npos) {
@@ -167,8 +212,15 @@ SystemFacts probe_system(const ProbeContext& context) {
   if (facts.wsl == WslKind::none && facts.dxg_present) {
     facts.wsl = WslKind::wsl2;  // a custom WSL2 kernel without "microsoft" in its name
   }
+  const auto mounts = host.read_file("/proc/mounts", 1 << 20);
+  if (mounts) {
+    facts.kfd_mount = mount_holding(parse_mounts(*mounts), "/dev/kfd");
+  }
+  if (const auto fstab = host.read_file("/etc/fstab", 256 * 1024)) {
+    facts.fstab_dev = fstab_lines_for(*fstab, "/dev");
+  }
   if (facts.container) {
-    if (const auto mounts = host.read_file("/proc/mounts", 1 << 20)) {
+    if (mounts) {
       facts.shm_bytes = tmpfs_size_from_mounts(*mounts, "/dev/shm");
     }
     if (!facts.shm_bytes) {

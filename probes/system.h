@@ -27,6 +27,15 @@ std::optional<std::string> container_from_cgroup(std::string_view content);
 std::optional<std::uint64_t> tmpfs_size_from_mounts(std::string_view mounts,
                                                     std::string_view mount_point);
 
+/// /proc/mounts: device, mount point, type and options of each line.
+std::vector<Mount> parse_mounts(std::string_view content);
+
+/// The mount whose point is the longest prefix of `path` (the last one of equal points).
+std::optional<Mount> mount_holding(const std::vector<Mount>& mounts, std::string_view path);
+
+/// The /etc/fstab lines (number and text) that mount something at `mount_point`.
+std::vector<FstabLine> fstab_lines_for(std::string_view content, std::string_view mount_point);
+
 /// "4.4.0-19041-Microsoft" → wsl1; "5.15.153.1-microsoft-standard-WSL2" → wsl2.
 WslKind wsl_from_kernel_release(std::string_view release);
 

@@ -64,6 +64,33 @@ CheckResult run_check(const CheckInfo& check, const CheckContext& context, const
   }
 }
 
+/// Facts that change how the whole report must be read.
+std::vector<std::string> report_notes(const Facts& facts) {
+  std::vector<std::string> notes;
+  if (facts.access && facts.access->identity.uid == 0) {
+    if (const auto& user = facts.access->sudo_user) {
+      notes.push_back(fmt::format(
+          "rocdoc runs as root through sudo: permissions are judged for {} (uid {}) from "
+          "/etc/group, not for this root process; sudo also dropped VIRTUAL_ENV and CONDA_PREFIX, "
+          "so an active environment of {} may be missed (run rocdoc without sudo, or name it with "
+          "--python)",
+          user->user, user->uid, user->user));
+    } else {
+      notes.push_back(
+          "rocdoc runs as root: the permission checks speak for root, not for the user who will "
+          "run PyTorch; run rocdoc as that user");
+    }
+  }
+  if (facts.python && facts.python->path_python3 && !facts.python->path_python3->inspected) {
+    const PathPython& python = *facts.python->path_python3;
+    notes.push_back(fmt::format(
+        "python3 on PATH is {}{}, whose environment rocdoc did not find from files: what it "
+        "imports was not checked (name it with --python {})",
+        python.path, python.target ? " (-> " + *python.target + ")" : "", python.path));
+  }
+  return notes;
+}
+
 }  // namespace
 
 Summary Report::summary() const {
@@ -96,6 +123,7 @@ Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelec
   report.host_origin = host.origin();
   const ProbeContext probe_context{host, knowledge, interpreters};
   report.probes = run_probes(probe_context, report.facts);
+  report.notes = report_notes(report.facts);
   GpuInventory inventory = build_gpu_inventory(report.facts, knowledge);
   const CheckContext context{report.facts, knowledge, std::move(inventory.gpus),
                              std::move(inventory.withheld)};

@@ -1,7 +1,9 @@
 #include "src/cli.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 #include <CLI/CLI.hpp>
+
 #include <cstdlib>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -45,9 +47,28 @@ struct RulesOptions {
 
 constexpr std::chrono::seconds k_python_limit{10};
 
+/// "python3" → the first PATH directory's python3 that can be executed, as a shell finds it.
+std::string find_on_path(const std::string& name) {
+  if (name.find('/') != std::string::npos) {
+    return name;
+  }
+  const char* path = is_allowed_env("PATH") ? std::getenv("PATH") : nullptr;
+  for (const auto dir : util::split(path != nullptr ? path : "", ':')) {
+    if (dir.empty()) {
+      continue;
+    }
+    const std::string candidate = std::string(dir) + "/" + name;
+    if (::access(candidate.c_str(), X_OK) == 0) {
+      return candidate;
+    }
+  }
+  throw std::runtime_error("--python " + name + ": not found on PATH");
+}
+
 /// Asks an interpreter named with --python for its sys.path: the one time rocdoc runs a
-/// program, and only because the user named it.
-PythonInterpreter ask_interpreter(const std::string& python) {
+/// program, and only because the user named it. A bare name is looked up on PATH.
+PythonInterpreter ask_interpreter(const std::string& name) {
+  const std::string python = find_on_path(name);
   std::string error;
   const auto output = util::run_capture(
       {python, "-I", "-c", "import json, sys; print(json.dumps(sys.path))"}, k_python_limit, error);

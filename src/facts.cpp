@@ -20,17 +20,18 @@ const GroupEntry* AccessFacts::group_by_gid(std::uint32_t gid) const {
 }
 
 bool AccessFacts::process_has_gid(std::uint32_t gid) const {
-  return identity.gid == gid || std::any_of(identity.groups.begin(), identity.groups.end(),
-                                            [&](const Group& g) { return g.gid == gid; });
+  const Identity& who = subject();
+  return who.gid == gid || std::any_of(who.groups.begin(), who.groups.end(),
+                                       [&](const Group& g) { return g.gid == gid; });
 }
 
 bool AccessFacts::group_file_lists_user(std::uint32_t gid) const {
   const GroupEntry* group = group_by_gid(gid);
-  if (group == nullptr || identity.user.empty()) {
+  const std::string& user = subject().user;
+  if (group == nullptr || user.empty()) {
     return false;
   }
-  return std::find(group->members.begin(), group->members.end(), identity.user) !=
-         group->members.end();
+  return std::find(group->members.begin(), group->members.end(), user) != group->members.end();
 }
 
 int KfdFacts::gpu_count() const {
@@ -42,6 +43,10 @@ int KfdFacts::withheld_count() const {
   return static_cast<int>(std::count_if(nodes.begin(), nodes.end(), [](const KfdNode& n) {
     return n.unreadable == std::optional<std::string>("EPERM");
   }));
+}
+
+bool Mount::has(std::string_view option) const {
+  return std::find(options.begin(), options.end(), option) != options.end();
 }
 
 const std::string* EnvFacts::find(const std::string& name) const {

@@ -73,6 +73,14 @@ json library_files_json(const std::vector<LibraryFile>& files) {
   return list;
 }
 
+json firmware_json(const std::map<std::string, std::uint32_t>& firmware) {
+  json result = json::object();
+  for (const auto& [name, version] : firmware) {
+    result[name] = fmt::format("0x{:08x}", version);
+  }
+  return result;
+}
+
 json pci_json(const PciFacts& pci) {
   json devices = json::array();
   for (const auto& d : pci.devices) {
@@ -86,6 +94,7 @@ json pci_json(const PciFacts& pci) {
         {"revision", d.revision ? json(fmt::format("{:02x}", *d.revision)) : json(nullptr)},
         {"driver", optional_json(d.driver)},
         {"render_minor", optional_json(d.render_minor)},
+        {"firmware", firmware_json(d.firmware)},
         {"vendor_name", d.vendor_name},
         {"device_name", d.device_name},
         {"gpu", d.gpu ? json(gpu_vendor_name(*d.gpu)) : json(nullptr)},
@@ -115,7 +124,12 @@ json driver_json(const DriverFacts& driver) {
           {"cmdline_blacklists_amdgpu", driver.cmdline_blacklists_amdgpu},
           {"cmdline_amdgpu_params", driver.cmdline_amdgpu_params},
           {"efi", driver.efi},
-          {"secure_boot", optional_json(driver.secure_boot)}};
+          {"secure_boot", optional_json(driver.secure_boot)},
+          {"dkms", driver.dkms ? json{{"versions", driver.dkms->versions},
+                                      {"kernel", driver.dkms->kernel},
+                                      {"built_module", optional_json(driver.dkms->built_module)},
+                                      {"make_log", optional_json(driver.dkms->make_log)}}
+                               : json(nullptr)}};
 }
 
 json node_json(const DeviceNode& node) {
@@ -203,6 +217,10 @@ json kfd_json(const KfdFacts& kfd) {
 }
 
 json system_json(const SystemFacts& system) {
+  json fstab = json::array();
+  for (const auto& line : system.fstab_dev) {
+    fstab.push_back({{"line", line.line}, {"text", line.text}});
+  }
   std::string_view wsl = "none";
   if (system.wsl == WslKind::wsl1) {
     wsl = "wsl1";
@@ -219,7 +237,13 @@ json system_json(const SystemFacts& system) {
           {"container", optional_json(system.container)},
           {"wsl", wsl},
           {"dxg_present", system.dxg_present},
-          {"shm_bytes", optional_json(system.shm_bytes)}};
+          {"shm_bytes", optional_json(system.shm_bytes)},
+          {"kfd_mount", system.kfd_mount ? json{{"device", system.kfd_mount->device},
+                                                {"point", system.kfd_mount->point},
+                                                {"type", system.kfd_mount->type},
+                                                {"options", system.kfd_mount->options}}
+                                         : json(nullptr)},
+          {"fstab_dev", fstab}};
 }
 
 }  // namespace
@@ -290,6 +314,8 @@ json facts_to_json(const Facts& facts) {
                       {"rocm_path", optional_json(facts.rocm->rocm_path)},
                       {"rocm_path_version", optional_json(facts.rocm->rocm_path_version)},
                       {"hip_path", optional_json(facts.rocm->hip_path)},
+                      {"rocm_path_holds_rocm", optional_json(facts.rocm->rocm_path_holds_rocm)},
+                      {"hip_path_holds_hip", optional_json(facts.rocm->hip_path_holds_hip)},
                       {"ld_library_hip", hip_dirs},
                       {"wsl_dxcore", facts.rocm->wsl_dxcore},
                       {"rocdxg", facts.rocm->rocdxg},

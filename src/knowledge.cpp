@@ -166,6 +166,37 @@ GfxOverride load_override(const RuleReader& reader, const YAML::Node& node) {
   return result;
 }
 
+BrokenFirmware load_broken_firmware(const RuleReader& reader, const YAML::Node& node) {
+  reader.require_map(node, "a broken_firmware entry");
+  BrokenFirmware result;
+  result.firmware = reader.text(node, "firmware");
+  if (result.firmware.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") !=
+      std::string::npos) {
+    reader.fail(node["firmware"],
+                "\"firmware\" is the prefix of a fw_version file (mes, smc), not \"" +
+                    result.firmware + "\"");
+  }
+  const std::vector<std::string> versions = reader.texts(node, "versions");
+  for (std::size_t i = 0; i < versions.size(); ++i) {
+    const std::string& text = versions[i];
+    const auto value = util::parse_unsigned(text, 0);
+    if (!value || text.rfind("0x", 0) != 0 || *value > 0xffffffffu) {
+      reader.fail(node["versions"][i],
+                  "firmware versions are hex as sysfs prints them (0x83), not \"" + text + "\"");
+    }
+    result.versions.push_back(static_cast<std::uint32_t>(*value));
+  }
+  result.problem = reader.text(node, "problem");
+  result.source = reader.text(node, "source");
+  for (const auto& fix : reader.sequence(node, "fixes")) {
+    reader.require_map(fix, "a fix");
+    result.fixes.push_back({fix["os"] ? reader.texts(fix, "os") : std::vector<std::string>{},
+                            reader.text(fix, "description"), reader.optional_text(fix, "command"),
+                            reader.optional_text(fix, "needs_root") == "true"});
+  }
+  return result;
+}
+
 void load_gfx_targets(const RuleText& file, Knowledge& knowledge) {
   const RuleReader reader(file);
   std::set<std::string> seen;
@@ -197,6 +228,11 @@ void load_gfx_targets(const RuleText& file, Knowledge& knowledge) {
     target.rocm_since = reader.optional_text(entry, "rocm_since");
     if (const YAML::Node override_node = entry["override"]) {
       target.override_value = load_override(reader, override_node);
+    }
+    if (entry["broken_firmware"]) {
+      for (const auto& node : reader.sequence(entry, "broken_firmware")) {
+        target.broken_firmware.push_back(load_broken_firmware(reader, node));
+      }
     }
     if (!seen.insert(target.name).second) {
       reader.fail(entry["name"], "target " + target.name + " is defined twice");
@@ -261,6 +297,13 @@ void load_rocm_releases(const RuleText& file, Knowledge& knowledge) {
     for (const auto& os : reader.sequence(entry, "os")) {
       reader.require_map(os, "an os entry");
       release.os.push_back({reader.text(os, "id"), reader.texts(os, "versions")});
+    }
+    if (entry["library_targets"]) {
+      release.library_targets = reader.targets(entry, "library_targets", knowledge);
+      if (reader.optional_text(entry, "library_targets_source").empty()) {
+        reader.fail(entry["library_targets"],
+                    "\"library_targets\" needs \"library_targets_source\" (where they were read)");
+      }
     }
     knowledge.rocm_releases.push_back(std::move(release));
   }
@@ -367,6 +410,19 @@ void load_wsl(const RuleText& file, Knowledge& knowledge) {
     }
     release.source = reader.text(entry, "source");
     reader.targets(entry, "gpus", knowledge);
+    if (entry["requires_env"]) {
+      release.requires_env = reader.texts(entry, "requires_env");
+    }
+    for (std::size_t i = 0; i < release.requires_env.size(); ++i) {
+      const auto& requirement = release.requires_env[i];
+      const auto equals = requirement.find('=');
+      if (equals == std::string::npos || equals == 0 ||
+          knowledge.env_variable(requirement.substr(0, equals)) == nullptr) {
+        reader.fail(entry["requires_env"][i],
+                    "requires_env entries are NAME=VALUE of a variable in env_vars.yaml, not \"" +
+                        requirement + "\"");
+      }
+    }
     knowledge.wsl_releases.push_back(std::move(release));
   }
 }

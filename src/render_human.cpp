@@ -53,6 +53,9 @@ void render_header(const Report& report, std::ostream& out, const Style& style) 
   }
   out << style.paint(fmt::format("rocdoc {}", report.tool_version), k_bold) << " · " << where
       << "\n";
+  for (const auto& note : report.notes) {
+    out << style.paint("note:", k_bold) << " " << note << "\n";
+  }
 }
 
 void render_problem_details(const CheckResult& result, std::ostream& out, const Style& style) {

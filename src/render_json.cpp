@@ -48,6 +48,7 @@ void render_json(const Report& report, std::ostream& out) {
       {"tool", {{"name", "rocdoc"}, {"version", report.tool_version}}},
       {"rules", {{"origin", report.rules_origin}}},
       {"host", host},
+      {"notes", report.notes},
       {"summary",
        {{"errors", summary.errors},
         {"warnings", summary.warnings},

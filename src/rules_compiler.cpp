@@ -97,7 +97,22 @@ void write(std::ostream& out, const rocdoc::Knowledge& k) {
       out << "{" << literal(release) << ", " << literal(status) << "},";
     }
     out << "}, .rocm_since = " << literal(t.rocm_since)
-        << ", .override_value = " << override_value(t.override_value) << "});\n";
+        << ", .override_value = " << override_value(t.override_value) << ", .broken_firmware = {";
+    for (const auto& b : t.broken_firmware) {
+      out << "BrokenFirmware{.firmware = " << literal(b.firmware) << ", .versions = {";
+      for (const auto v : b.versions) {
+        out << v << "u,";
+      }
+      out << "}, .problem = " << literal(b.problem) << ", .fixes = {";
+      for (const auto& f : b.fixes) {
+        out << "FirmwareFix{.os = " << literals(f.os)
+            << ", .description = " << literal(f.description)
+            << ", .command = " << literal(f.command)
+            << ", .needs_root = " << (f.needs_root ? "true" : "false") << "},";
+      }
+      out << "}, .source = " << literal(b.source) << "},";
+    }
+    out << "}});\n";
   }
   for (const auto& p : k.pci_ids) {
     out << "  k.pci_ids.push_back(PciIdEntry{.device = " << p.device
@@ -110,7 +125,8 @@ void write(std::ostream& out, const rocdoc::Knowledge& k) {
       out << "OsSupport{.id = " << literal(os.id) << ", .versions = " << literals(os.versions)
           << "},";
     }
-    out << "}, .source = " << literal(r.source) << "});\n";
+    out << "}, .source = " << literal(r.source)
+        << ", .library_targets = " << literals(r.library_targets) << "});\n";
   }
   for (const auto& d : k.driver_versions) {
     out << "  k.driver_versions.push_back(DriverVersion{.module = " << literal(d.module)
@@ -142,7 +158,8 @@ void write(std::ostream& out, const rocdoc::Knowledge& k) {
         << ", .windows_driver = " << literal(w.windows_driver)
         << ", .runtime_library = " << literal(w.runtime_library)
         << ", .supported = " << (w.supported ? "true" : "false")
-        << ", .source = " << literal(w.source) << "});\n";
+        << ", .source = " << literal(w.source) << ", .requires_env = " << literals(w.requires_env)
+        << "});\n";
   }
   out << "  return k;\n}\n\n}  // namespace rocdoc\n";
 }

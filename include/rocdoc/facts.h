@@ -33,6 +33,8 @@ struct PciDevice {
   std::optional<std::uint8_t> revision;
   std::optional<std::string> driver;  ///< name of the bound driver
   std::optional<int> render_minor;    ///< N of the renderD<N> under the function's drm/
+  /// Loaded firmware from fw_version/<name>_fw_version, by name ("mes" → 0x83); AMD GPUs only.
+  std::map<std::string, std::uint32_t> firmware;
   PciLink link;
   /// BDFs above this function, from the root port down (from its sysfs path); empty if unknown.
   std::vector<std::string> upstream;
@@ -61,6 +63,17 @@ struct ModprobeLine {
   std::string text;
 };
 
+/// AMD's amdgpu-dkms driver as DKMS left it (/var/lib/dkms/amdgpu).
+struct DkmsAmdgpu {
+  std::vector<std::string> versions;  ///< /var/lib/dkms/amdgpu/<version> trees with their source
+  std::string kernel;                 ///< the running kernel (uname -r)
+  /// Where a module built for the running kernel is: the kernel-<R>-<arch> link, a
+  /// <version>/<R>/<arch>/module directory, or amdgpu.ko* under /lib/modules/<R>/
+  /// updates/dkms, updates or extra; nullopt when DKMS built none for it.
+  std::optional<std::string> built_module;
+  std::optional<std::string> make_log;  ///< a build/make.log whose header names this kernel
+};
+
 struct DriverFacts {
   bool amdgpu_loaded = false;               ///< /sys/module/amdgpu exists
   std::optional<std::string> initstate;     ///< "live", "coming", "going"
@@ -71,6 +84,7 @@ struct DriverFacts {
   std::vector<std::string> cmdline_amdgpu_params;  ///< amdgpu.* on the kernel command line
   bool efi = false;
   std::optional<bool> secure_boot;
+  std::optional<DkmsAmdgpu> dkms;  ///< nullopt when amdgpu-dkms left no tree
 };
 
 // ---- access ----------------------------------------------------------------------------
@@ -90,11 +104,16 @@ struct GroupEntry {
 
 struct AccessFacts {
   Identity identity;
+  /// When rocdoc runs as root through sudo: the invoking user (SUDO_USER, SUDO_UID, SUDO_GID,
+  /// groups from /etc/group), for whom permissions are judged instead of root.
+  std::optional<Identity> sudo_user;
   std::optional<DeviceNode> kfd;
   std::vector<DeviceNode> render_nodes;              ///< /dev/dri/renderD*
   std::optional<std::vector<GroupEntry>> etc_group;  ///< nullopt when /etc/group is unreadable
 
   const GroupEntry* group_by_gid(std::uint32_t gid) const;
+  /// Whose access is judged: the sudo user when there is one, else this process.
+  const Identity& subject() const { return sudo_user ? *sudo_user : identity; }
   bool process_has_gid(std::uint32_t gid) const;
   /// /etc/group lists the user as a member of the group.
   bool group_file_lists_user(std::uint32_t gid) const;
@@ -157,6 +176,22 @@ struct KfdFacts {
 
 enum class WslKind { none, wsl1, wsl2 };
 
+/// One line of /proc/mounts.
+struct Mount {
+  std::string device;
+  std::string point;
+  std::string type;
+  std::vector<std::string> options;
+
+  bool has(std::string_view option) const;
+};
+
+/// A line of /etc/fstab.
+struct FstabLine {
+  int line = 0;
+  std::string text;
+};
+
 struct SystemFacts {
   std::map<std::string, std::string> os_release;
   Uname uname;
@@ -168,6 +203,8 @@ struct SystemFacts {
   WslKind wsl = WslKind::none;
   bool dxg_present = false;
   std::optional<std::uint64_t> shm_bytes;  ///< size of /dev/shm
+  std::optional<Mount> kfd_mount;          ///< the mount that holds /dev/kfd (from /proc/mounts)
+  std::vector<FstabLine> fstab_dev;        ///< /etc/fstab lines that mount /dev
 };
 
 // ---- rocm ------------------------------------------------------------------------------
@@ -196,6 +233,8 @@ struct RocmFacts {
   std::optional<std::string> rocm_path;         ///< ROCM_PATH
   std::optional<std::string> rocm_path_version;
   std::optional<std::string> hip_path;        ///< HIP_PATH
+  std::optional<bool> rocm_path_holds_rocm;   ///< ROCM_PATH has libamdhip64, .info/version or hipcc
+  std::optional<bool> hip_path_holds_hip;     ///< HIP_PATH has libamdhip64, hipcc or HIP headers
   std::vector<HipLibraryDir> ld_library_hip;  ///< LD_LIBRARY_PATH entries with libamdhip64
   bool wsl_dxcore = false;                    ///< /usr/lib/wsl/lib/libdxcore.so exists
   bool rocdxg = false;                        ///< librocdxg.so in the active ROCm's lib/

@@ -25,6 +25,23 @@ struct GfxOverride {
   std::string source;
 };
 
+/// A fix for broken firmware on one family of distributions.
+struct FirmwareFix {
+  std::vector<std::string> os;  ///< os-release IDs it is for (ID or ID_LIKE); empty: every OS
+  std::string description;
+  std::string command;  ///< empty when the step is not a command
+  bool needs_root = false;
+};
+
+/// A firmware release known to be broken on a target (driver.firmware).
+struct BrokenFirmware {
+  std::string firmware;  ///< the fw_version file's prefix: "mes" for mes_fw_version
+  std::vector<std::uint32_t> versions;
+  std::string problem;  ///< what it does, for users
+  std::vector<FirmwareFix> fixes;
+  std::string source;
+};
+
 struct GfxTarget {
   std::string name;       ///< "gfx1031"
   std::uint32_t kfd = 0;  ///< 100301
@@ -35,6 +52,7 @@ struct GfxTarget {
   std::map<std::string, std::string> rocm;  ///< "6.4" → supported | deprecated | unsupported
   std::string rocm_since;                   ///< first point release when support began mid-minor
   std::optional<GfxOverride> override_value;
+  std::vector<BrokenFirmware> broken_firmware;
 
   bool is_mi300_class() const { return family == "CDNA3" || family == "CDNA4"; }
 };
@@ -73,6 +91,9 @@ struct RocmRelease {
   std::string rocm;  ///< "6.3"
   std::vector<OsSupport> os;
   std::string source;
+  /// Targets the release's math libraries have code for (AMD's rocBLAS package); empty when
+  /// unknown. AMD's official list is GfxTarget::rocm; code and list can differ both ways.
+  std::vector<std::string> library_targets;
 };
 
 enum class EnvVarKind { real, misspelling };
@@ -92,6 +113,7 @@ struct WslRelease {
   std::string runtime_library;
   bool supported = true;
   std::string source;
+  std::vector<std::string> requires_env;  ///< "HSA_ENABLE_DXG_DETECTION=1": must hold to see a GPU
 
   bool uses_rocdxg() const { return runtime_library.find("librocdxg") != std::string::npos; }
 };

@@ -42,6 +42,8 @@ struct Report {
   Facts facts;
   std::vector<ProbeRecord> probes;
   std::vector<CheckRecord> checks;
+  /// What the reader must know before the findings (running as root, an uninspected python3).
+  std::vector<std::string> notes;
 
   Summary summary() const;
 };

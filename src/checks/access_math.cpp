@@ -9,10 +9,11 @@ Permission node_permission(const DeviceNode& node, const AccessFacts& access) {
   constexpr std::uint32_t k_rw_group = 0060;
   constexpr std::uint32_t k_rw_other = 0006;
   const std::uint32_t mode = node.stat.mode;
-  if (access.identity.uid == 0) {
+  const Identity& who = access.subject();
+  if (who.uid == 0) {
     return Permission::granted;
   }
-  if (access.identity.uid == node.stat.uid) {
+  if (who.uid == node.stat.uid) {
     return (mode & k_rw_owner) == k_rw_owner ? Permission::granted : Permission::denied;
   }
   if (access.process_has_gid(node.stat.gid)) {
@@ -22,6 +23,10 @@ Permission node_permission(const DeviceNode& node, const AccessFacts& access) {
 }
 
 bool denied_by_permissions(const DeviceNode& node, const AccessFacts& access) {
+  if (access.sudo_user) {
+    // root's open says nothing about the user: judge by mode, owner and the user's groups.
+    return node_permission(node, access) == Permission::denied;
+  }
   if (node.open.access == OpenAccess::read_write) {
     return false;
   }

@@ -5,6 +5,7 @@
 
 #include "src/checks/checks.h"
 #include "src/checks/software.h"
+#include "src/checks/visible_devices.h"
 #include "src/util/strings.h"
 
 namespace rocdoc::checks {
@@ -17,6 +18,26 @@ bool contains(const std::vector<std::string>& list, const std::string& item) {
 
 std::string unset_command(const OverrideSetting& setting) { return "unset " + setting.variable; }
 
+/// A discrete GPU that HIP enumerates (or that KFD lists, when no mask is set).
+bool has_discrete_agent(const CheckContext& context, const DeviceView& view) {
+  return std::any_of(context.amd_gpus.begin(), context.amd_gpus.end(), [&](const AmdGpu& g) {
+    return !g.integrated() && (view.hip_sees(g) ||
+                               (g.pci != nullptr && g.pci->driver == "amdgpu" && g.kfd == nullptr));
+  });
+}
+
+/// Hide the integrated GPU: HIP numbers it too, often as device 0.
+std::vector<Fix> hide_integrated_fixes(const CheckContext& context) {
+  std::vector<Fix> fix;
+  const std::string discrete = hip_index_list(context, WhichGpus::discrete);
+  if (!discrete.empty()) {
+    fix.push_back({"Let ROCm programs see only the discrete GPU",
+                   "export HIP_VISIBLE_DEVICES=" + discrete, false});
+  }
+  fix.push_back({"Or disable the integrated GPU in the firmware (BIOS/UEFI) setup", "", false});
+  return fix;
+}
+
 }  // namespace
 
 CheckResult arch_unsupported(const CheckContext& context) {
@@ -27,54 +48,71 @@ CheckResult arch_unsupported(const CheckContext& context) {
   if (judges.empty()) {
     return skip("nothing to judge the GPUs against (no known torch wheel or ROCm release)");
   }
+  const DeviceView view = compose_visible_devices(context);
+  const bool masked = view.rocr || view.hip;
   std::vector<std::string> evidence;
   std::vector<std::string> problems;
+  std::vector<std::string> notices;
   std::vector<Fix> fix;
-  // An iGPU beside a usable dGPU is gpu.igpu-visible's finding (hide it), not a target to fix.
-  const bool has_discrete =
-      std::any_of(context.amd_gpus.begin(), context.amd_gpus.end(), [](const AmdGpu& g) {
-        return !g.integrated() &&
-               (g.kfd != nullptr || (g.pci != nullptr && g.pci->driver == "amdgpu"));
-      });
   for (const auto& gpu : context.amd_gpus) {
     if (gpu.target == nullptr) {
-      evidence.push_back(describe(gpu) + ": gfx target unknown");
+      evidence.push_back(describe(gpu) + ": gfx target unknown to these rules");
       continue;
     }
-    if (gpu.integrated() && has_discrete) {
-      evidence.push_back(describe(gpu) +
-                         ": integrated GPU beside a discrete one (see gpu.igpu-visible)");
+    const bool in_kfd = std::any_of(view.kfd_gpus.begin(), view.kfd_gpus.end(),
+                                    [&](const RuntimeDevice& d) { return d.gpu == &gpu; });
+    if (masked && in_kfd && !view.hip_sees(gpu)) {
+      evidence.push_back(describe(gpu) + ": hidden from HIP by the visible-device variables");
       continue;
     }
     const auto setting = override_for(context, gpu);
-    if (setting && override_problem(context, gpu, *setting)) {
+    const auto problem = setting ? override_problem(context, gpu, *setting) : std::nullopt;
+    if (problem && problem->left_to_override_check()) {
       continue;  // arch.override-wrong reports this GPU
     }
+    const bool overridden = setting && (!problem || problem->kind != OverrideProblem::Kind::unread);
     const std::string effective =
-        setting ? override_target(setting->value).value_or(gpu.target->name) : gpu.target->name;
+        overridden ? override_target(setting->value).value_or(gpu.target->name) : gpu.target->name;
+    const bool hide_it = gpu.integrated() && has_discrete_agent(context, view);
     for (const auto& judge : judges) {
-      const bool ok = contains(judge.targets, effective);
+      const bool code = contains(judge.targets, effective);
+      const bool official = !judge.official || contains(*judge.official, effective);
       evidence.push_back(fmt::format(
-          "{}: {} {} {}", describe(gpu),
-          setting ? fmt::format("runs as {} ({}={})", effective, setting->variable, setting->value)
-                  : gpu.target->name,
-          ok ? "is in" : "is NOT in", judge.what));
-      if (!ok) {
+          "{}: {} {} {}{}", describe(gpu),
+          overridden
+              ? fmt::format("runs as {} ({}={})", effective, setting->variable, setting->value)
+              : gpu.target->name,
+          code ? "has code in" : "has NO code in", judge.what,
+          code && !official ? ", but is not on " + judge.official_what : ""));
+      if (!code) {
         problems.push_back(
-            fmt::format("{} has no code for {} ({})", judge.what, gpu.target->name, gpu.name));
+            fmt::format("{} has no code for {} ({}){}", judge.what, effective, gpu.name,
+                        hide_it ? ", an integrated GPU that HIP enumerates beside the discrete "
+                                  "one (often as device 0)"
+                                : ""));
         if (fix.empty()) {
-          fix = remedy_for(context, gpu, judge.environment);
+          fix = hide_it ? hide_integrated_fixes(context)
+                        : remedy_for(context, gpu, judge.environment);
         }
+      } else if (!official) {
+        notices.push_back(fmt::format("{} ({}) works with {} but is not on {}", effective, gpu.name,
+                                      judge.what, judge.official_what));
       }
     }
   }
-  if (problems.empty()) {
-    return pass("every GPU's target is supported", evidence);
+  if (!problems.empty()) {
+    return finding(Severity::error,
+                   util::join(problems, "; ") +
+                       ": hipErrorNoBinaryForGpu (\"invalid device function\") is coming",
+                   evidence, fix);
   }
-  return finding(Severity::error,
-                 util::join(problems, "; ") +
-                     ": hipErrorNoBinaryForGpu (\"invalid device function\") is coming",
-                 evidence, fix);
+  if (!notices.empty()) {
+    return finding(Severity::info,
+                   "Works, not supported by AMD: " + util::join(notices, "; ") +
+                       " (AMD does not test it; bugs may not be fixed)",
+                   evidence);
+  }
+  return pass("every GPU's target has code", evidence);
 }
 
 CheckResult arch_override_wrong(const CheckContext& context) {
@@ -94,8 +132,8 @@ CheckResult arch_override_wrong(const CheckContext& context) {
           fmt::format("{}: {}={} fits", describe(gpu), setting->variable, setting->value));
       continue;
     }
-    problems.push_back(*problem);
-    evidence.push_back(describe(gpu) + ": " + *problem);
+    problems.push_back(problem->text);
+    evidence.push_back(describe(gpu) + ": " + problem->text);
     if (!fix.empty()) {
       continue;
     }

@@ -20,6 +20,8 @@ CheckResult pcie_atomics(const CheckContext& context);
 CheckResult driver_amdgpu_missing(const CheckContext& context);
 CheckResult driver_kfd_missing(const CheckContext& context);
 CheckResult driver_kfd_unusable(const CheckContext& context);
+CheckResult driver_firmware(const CheckContext& context);
+CheckResult driver_dkms_build(const CheckContext& context);
 CheckResult driver_version(const CheckContext& context);
 CheckResult rocm_agents(const CheckContext& context);
 
@@ -50,6 +52,7 @@ CheckResult arch_override_mixed(const CheckContext& context);
 CheckResult wsl_version1(const CheckContext& context);
 CheckResult wsl_dxg_missing(const CheckContext& context);
 CheckResult wsl_runtime_missing(const CheckContext& context);
+CheckResult wsl_dxg_detection(const CheckContext& context);
 CheckResult wsl_torch_bundled_runtime(const CheckContext& context);
 
 // Python and PyTorch (python_torch.cpp)
@@ -64,6 +67,7 @@ CheckResult torch_arch_missing(const CheckContext& context);
 CheckResult env_visible_devices(const CheckContext& context);
 CheckResult env_rocm_arch(const CheckContext& context);
 CheckResult env_unknown(const CheckContext& context);
+CheckResult env_rocm_path(const CheckContext& context);
 
 // Shared helpers
 /// "Radeon RX 7900 XTX (0000:03:00.0, gfx1100)"

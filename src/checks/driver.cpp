@@ -13,6 +13,25 @@ namespace rocdoc::checks {
 
 namespace {
 
+/// os-release ID or ID_LIKE names one of `ids`.
+bool os_matches(const Facts& facts, const std::vector<std::string>& ids) {
+  if (!facts.system) {
+    return false;
+  }
+  const auto& os = facts.system->os_release;
+  std::vector<std::string> names;
+  for (const char* key : {"ID", "ID_LIKE"}) {
+    if (const auto it = os.find(key); it != os.end()) {
+      for (const auto word : util::split_whitespace(it->second)) {
+        names.emplace_back(word);
+      }
+    }
+  }
+  return std::any_of(ids.begin(), ids.end(), [&](const std::string& id) {
+    return std::find(names.begin(), names.end(), id) != names.end();
+  });
+}
+
 bool in_container(const CheckContext& context) {
   return context.facts.system && context.facts.system->container.has_value();
 }
@@ -39,10 +58,50 @@ std::string explain_kfd_errno(const std::string& error) {
   if (error == "EPERM") {
     return "the container's device cgroup does not allow /dev/kfd";
   }
+  if (error == "EFAULT") {
+    return "KFD could not map its trap handler into this process (\"Failure to set tba address\" "
+           "in "
+           "the kernel log): on APUs of older kernels that happens when /dev is mounted noexec";
+  }
   if (error == "ENOENT" || error == "ENXIO" || error == "ENODEV") {
     return "the device node exists but no driver answers behind it";
   }
   return "the open failed for a reason other than file permissions";
+}
+
+/// KFD maps its trap handler with PROT_EXEC on APUs of older kernels (kfd_process.c
+/// kfd_process_init_cwsr_apu); a noexec /dev makes kfd_open fail with EFAULT.
+CheckResult noexec_finding(const CheckContext& context, const DeviceNode& kfd, const Mount& mount) {
+  std::vector<std::string> evidence = {
+      fmt::format("{} is mounted with {} ({} {})", mount.point, util::join(mount.options, ","),
+                  mount.device, mount.type),
+      fmt::format("open(/dev/kfd, O_RDWR): {}", kfd.open.access == OpenAccess::read_write
+                                                    ? std::string("succeeded")
+                                                    : "failed with " + kfd.open.error)};
+  std::vector<Fix> fix = {{"Allow executable mappings on /dev now",
+                           "sudo mount -o remount,exec " + util::shell_quote(mount.point), true}};
+  for (const auto& line : context.facts.system->fstab_dev) {
+    evidence.push_back(fmt::format("/etc/fstab:{}: {}", line.line, line.text));
+    if (line.text.find("noexec") != std::string::npos) {
+      fix.push_back(
+          {fmt::format("Keep it after a reboot: drop noexec from /etc/fstab line {}", line.line),
+           fmt::format("sudo sed -i '{}s/,noexec//; {}s/noexec,//' /etc/fstab", line.line,
+                       line.line),
+           true});
+    }
+  }
+  if (fix.size() == 1) {
+    fix.push_back(
+        {"Keep it after a reboot: find what mounts /dev noexec (a hardening profile, an "
+         "fstab entry or a systemd mount unit) and remove the option there",
+         "grep -rn noexec /etc/fstab /etc/systemd/system/*.mount", false});
+  }
+  return finding(Severity::error,
+                 fmt::format("{} is mounted noexec: KFD cannot map its trap handler for the "
+                             "integrated GPU, so opening /dev/kfd fails (\"Failure to set tba "
+                             "address\" in the kernel log)",
+                             mount.point),
+                 evidence, fix);
 }
 
 }  // namespace
@@ -130,8 +189,20 @@ CheckResult driver_kfd_unusable(const CheckContext& context) {
     return skip("no /dev/kfd");
   }
   const DeviceNode& kfd = *access.kfd;
+  const auto& mount = context.facts.system->kfd_mount;
+  const bool noexec = mount && mount->has("noexec");
+  const bool apu = std::any_of(context.amd_gpus.begin(), context.amd_gpus.end(),
+                               [](const AmdGpu& g) { return g.integrated(); });
+  if (noexec && apu && (kfd.open.access != OpenAccess::read_write || kfd.open.error == "EFAULT")) {
+    return noexec_finding(context, kfd, *mount);
+  }
   if (kfd.open.access == OpenAccess::read_write) {
-    return pass("/dev/kfd opens read-write");
+    return pass("/dev/kfd opens read-write",
+                noexec ? std::vector<std::string>{fmt::format(
+                             "{} is mounted noexec; harmless here (no APU, or the kernel no "
+                             "longer maps KFD's trap handler)",
+                             mount->point)}
+                       : std::vector<std::string>{});
   }
   if (node_permission(kfd, access) == Permission::denied || kfd.open.error == "EACCES") {
     return skip("this process lacks permission on /dev/kfd (see perm.kfd)");
@@ -157,6 +228,108 @@ CheckResult driver_kfd_unusable(const CheckContext& context) {
       Severity::error,
       fmt::format("/dev/kfd exists and permissions allow it, yet open() fails with {}: {}", error,
                   explain_kfd_errno(error)),
+      evidence, fix);
+}
+
+CheckResult driver_firmware(const CheckContext& context) {
+  std::vector<std::string> evidence;
+  std::vector<std::string> problems;
+  std::vector<Fix> fix;
+  bool judged = false;
+  for (const auto& gpu : context.amd_gpus) {
+    if (gpu.pci == nullptr || gpu.target == nullptr || gpu.target->broken_firmware.empty()) {
+      continue;
+    }
+    for (const auto& broken : gpu.target->broken_firmware) {
+      const auto loaded = gpu.pci->firmware.find(broken.firmware);
+      if (loaded == gpu.pci->firmware.end()) {
+        evidence.push_back(fmt::format("{}: no fw_version/{}_fw_version (kernel too old to say)",
+                                       describe(gpu), broken.firmware));
+        continue;
+      }
+      judged = true;
+      const bool bad = std::find(broken.versions.begin(), broken.versions.end(), loaded->second) !=
+                       broken.versions.end();
+      evidence.push_back(fmt::format("{}: {} firmware 0x{:08x}{}", describe(gpu), broken.firmware,
+                                     loaded->second, bad ? " (known broken)" : ""));
+      if (!bad) {
+        continue;
+      }
+      problems.push_back(fmt::format("{} runs {} firmware 0x{:x}: {}", describe(gpu),
+                                     util::to_upper(broken.firmware), loaded->second,
+                                     broken.problem));
+      evidence.push_back("source: " + broken.source);
+      if (!fix.empty()) {
+        continue;
+      }
+      for (const auto& step : broken.fixes) {
+        if (step.os.empty() || os_matches(context.facts, step.os)) {
+          fix.push_back({step.description, step.command, step.needs_root});
+        }
+      }
+    }
+  }
+  if (!problems.empty()) {
+    return finding(Severity::error, util::join(problems, "; "), evidence, fix);
+  }
+  if (!judged) {
+    return skip(evidence.empty() ? "no GPU whose firmware the knowledge base knows to be broken"
+                                 : "the kernel does not report the firmware versions");
+  }
+  return pass("no GPU runs firmware known to be broken", evidence);
+}
+
+CheckResult driver_dkms_build(const CheckContext& context) {
+  const DriverFacts& driver = *context.facts.driver;
+  if (!driver.dkms) {
+    return skip("amdgpu-dkms is not installed (no /var/lib/dkms/amdgpu)");
+  }
+  const DkmsAmdgpu& dkms = *driver.dkms;
+  std::vector<std::string> evidence = {
+      fmt::format("amdgpu-dkms {} under /var/lib/dkms/amdgpu", util::join(dkms.versions, ", ")),
+      "running kernel " + dkms.kernel};
+  if (dkms.built_module) {
+    evidence.push_back("built for it: " + *dkms.built_module);
+    return pass("amdgpu-dkms is built for the running kernel", evidence);
+  }
+  evidence.push_back(driver.dkms_version
+                         ? "the loaded amdgpu reports version " + *driver.dkms_version
+                     : driver.amdgpu_loaded ? "the loaded amdgpu is the kernel's own (no "
+                                              "/sys/module/amdgpu/version)"
+                                            : "amdgpu is not loaded");
+  if (driver.dkms_version) {
+    return pass("the DKMS amdgpu is loaded", evidence);
+  }
+  const std::string& version = dkms.versions.back();
+  std::vector<Fix> fix;
+  if (dkms.make_log) {
+    evidence.push_back("failed build log: " + *dkms.make_log);
+    fix.push_back(
+        {"Read why DKMS could not build it for this kernel", "less " + *dkms.make_log, false});
+  }
+  fix.push_back(
+      {"Try the build again for this kernel (it fails again when the release does not "
+       "support the kernel)",
+       fmt::format("sudo dkms install amdgpu/{} -k {}", util::shell_quote(version),
+                   util::shell_quote(dkms.kernel)),
+       true});
+  fix.push_back(
+      {"Or keep the kernel's own amdgpu: remove the DKMS driver and install ROCm without "
+       "it",
+       debian_like(context.facts)
+           ? "sudo apt purge amdgpu-dkms && sudo amdgpu-install --usecase=rocm --no-dkms"
+           : "sudo dnf remove amdgpu-dkms && sudo amdgpu-install --usecase=rocm "
+             "--no-dkms",
+       true});
+  fix.push_back(
+      {"Or boot a kernel that this amdgpu-dkms release supports (AMD's compatibility "
+       "matrix lists them)",
+       "", false});
+  return finding(
+      Severity::warning,
+      fmt::format("amdgpu-dkms {} is installed but was not built for the running kernel "
+                  "{}: the kernel's own amdgpu is {}",
+                  version, dkms.kernel, driver.amdgpu_loaded ? "loaded instead" : "used"),
       evidence, fix);
 }
 

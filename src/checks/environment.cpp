@@ -328,4 +328,53 @@ CheckResult env_unknown(const CheckContext& context) {
                  problems, fix);
 }
 
+CheckResult env_rocm_path(const CheckContext& context) {
+  const RocmFacts& rocm = *context.facts.rocm;
+  if (!rocm.rocm_path && !rocm.hip_path) {
+    return pass("ROCM_PATH and HIP_PATH are not set");
+  }
+  // Where ROCm really is: /opt/rocm, else the only /opt/rocm-X.
+  std::optional<std::string> installed;
+  if (rocm.opt_rocm_version || rocm.opt_rocm_target) {
+    installed = "/opt/rocm";
+  } else if (rocm.installs.size() == 1) {
+    installed = rocm.installs.front().path;
+  }
+  std::vector<std::string> problems;
+  std::vector<std::string> evidence;
+  std::vector<Fix> fix;
+  const auto judge = [&](const char* name, const std::optional<std::string>& value,
+                         const std::optional<bool>& holds) {
+    if (!value) {
+      return;
+    }
+    if (holds.value_or(true)) {
+      evidence.push_back(fmt::format("{}={} holds a ROCm install", name, *value));
+      return;
+    }
+    evidence.push_back(
+        fmt::format("{}={}: no lib/libamdhip64.so*, .info/version, bin/hipcc or HIP headers there",
+                    name, *value));
+    problems.push_back(fmt::format("{}={} names a directory that holds no ROCm", name, *value));
+    if (installed && *installed != *value) {
+      fix.push_back({fmt::format("Point {} at the installed ROCm", name),
+                     fmt::format("export {}={}", name, util::shell_quote(*installed)), false});
+    } else {
+      fix.push_back({"Unset it: builds then find ROCm where it is installed",
+                     std::string("unset ") + name, false});
+    }
+  };
+  judge("ROCM_PATH", rocm.rocm_path, rocm.rocm_path_holds_rocm);
+  judge("HIP_PATH", rocm.hip_path, rocm.hip_path_holds_hip);
+  if (problems.empty()) {
+    return pass("ROCM_PATH/HIP_PATH name ROCm installs", evidence);
+  }
+  evidence.push_back(installed ? "ROCm is installed at " + *installed
+                               : "no ROCm install under /opt was found");
+  return finding(Severity::warning,
+                 util::join(problems, "; ") +
+                     ": hipcc, CMake's find_package(hip) and extension builds look there",
+                 evidence, fix);
+}
+
 }  // namespace rocdoc::checks

@@ -66,11 +66,32 @@ std::vector<std::string> needed_groups(const std::vector<const DeviceNode*>& nod
   return groups;
 }
 
+/// The kernel's overflow gid: a host group that a rootless container's user namespace does not
+/// map shows as 65534 (nogroup/nobody) inside it.
+constexpr std::uint32_t k_overflow_gid = 65534;
+
+/// A rootless container cannot add the host's group by number (65534 maps to a subgid, not to
+/// it): keep the caller's supplementary groups instead (podman with crun; runc ignores it).
+std::vector<Fix> rootless_fixes() {
+  return {{"The device nodes belong to a host group this rootless container does not map (it "
+           "shows as 65534). Keep your own host groups instead: podman with the crun runtime "
+           "(add to podman run; --group-add 65534 does not work)",
+           "--group-add keep-groups", false},
+          {"distrobox: create the box with that flag",
+           "distrobox create --additional-flags \"--group-add keep-groups\"", false},
+          {"toolbox: pass it to podman when creating the toolbox",
+           "toolbox create -- --group-add keep-groups", false}};
+}
+
 std::vector<Fix> permission_fixes(const CheckContext& context,
                                   const std::vector<const DeviceNode*>& denied) {
   const AccessFacts& access = *context.facts.access;
   std::vector<Fix> fix;
   if (in_container(context)) {
+    if (std::any_of(denied.begin(), denied.end(),
+                    [](const DeviceNode* n) { return n->stat.gid == k_overflow_gid; })) {
+      return rootless_fixes();
+    }
     std::vector<std::string> flags;
     for (const auto* node : denied) {
       const std::string flag = fmt::format("--group-add {}", node->stat.gid);
@@ -114,10 +135,10 @@ std::vector<Fix> permission_fixes(const CheckContext& context,
   const auto groups = needed_groups(denied, access);
   if (!groups.empty()) {
     fix.push_back(
-        {fmt::format("Add {} to the {} group{}, then log out and back in", access.identity.user,
+        {fmt::format("Add {} to the {} group{}, then log out and back in", access.subject().user,
                      util::join(groups, " and "), groups.size() == 1 ? "" : "s"),
          fmt::format("sudo usermod -aG {} {}", util::join(groups, ","),
-                     util::shell_quote(access.identity.user)),
+                     util::shell_quote(access.subject().user)),
          true});
   }
   return fix;
@@ -131,7 +152,8 @@ CheckResult node_check(const CheckContext& context, const std::vector<const Devi
   bool any_open = false;
   for (const auto* node : nodes) {
     evidence.push_back(describe_node(*node));
-    any_open = any_open || node->open.access == OpenAccess::read_write;
+    // Under sudo root opens everything: only the user's permissions count.
+    any_open = any_open || (!access.sudo_user && node->open.access == OpenAccess::read_write);
     if (denied_by_permissions(*node, access)) {
       denied.push_back(node);
     }
@@ -144,16 +166,22 @@ CheckResult node_check(const CheckContext& context, const std::vector<const Devi
                 evidence);
   }
   std::vector<std::string> groups;
-  for (const auto& group : access.identity.groups) {
+  const Identity& who = access.subject();
+  for (const auto& group : who.groups) {
     groups.push_back(group.name.empty() ? std::to_string(group.gid) : group.name);
   }
   evidence.push_back(fmt::format("process {}(uid {}) has groups: {}",
-                                 access.identity.user.empty() ? "" : access.identity.user + " ",
-                                 access.identity.uid, util::join(groups, ",")));
-  return finding(Severity::error,
-                 fmt::format("This process cannot open {} read-write: permission denied (group {})",
-                             what, node_group(*denied.front())),
-                 evidence, permission_fixes(context, denied));
+                                 who.user.empty() ? "" : who.user + " ", who.uid,
+                                 util::join(groups, ",")));
+  return finding(
+      Severity::error,
+      access.sudo_user
+          ? fmt::format("{} cannot open {} read-write: permission denied (group {}; judged from "
+                        "/etc/group, because rocdoc runs as root through sudo)",
+                        who.user, what, node_group(*denied.front()))
+          : fmt::format("This process cannot open {} read-write: permission denied (group {})",
+                        what, node_group(*denied.front())),
+      evidence, permission_fixes(context, denied));
 }
 
 }  // namespace
@@ -176,6 +204,10 @@ CheckResult perm_render(const CheckContext& context) {
 }
 
 CheckResult perm_relogin(const CheckContext& context) {
+  if (context.facts.access->sudo_user) {
+    return skip("rocdoc runs under sudo: the groups of " + context.facts.access->sudo_user->user +
+                "'s own session cannot be seen; run it without sudo to check them");
+  }
   if (in_container(context)) {
     return skip("inside a container /etc/group is the image's (see perm.container-groups)");
   }

@@ -123,6 +123,21 @@ bool same_rocm(const std::string& a, const std::string& b) {
   return x == y;
 }
 
+std::optional<std::vector<std::string>> official_targets(const Knowledge& knowledge,
+                                                         const std::string& rocm) {
+  if (knowledge.rocm_release(rocm) == nullptr) {
+    return std::nullopt;
+  }
+  std::vector<std::string> targets;
+  for (const auto& target : knowledge.targets) {
+    const auto it = target.rocm.find(rocm);
+    if (it != target.rocm.end() && it->second != "unsupported") {
+      targets.push_back(target.name);
+    }
+  }
+  return targets;
+}
+
 std::vector<Judge> support_judges(const CheckContext& context) {
   std::vector<Judge> judges;
   const Knowledge& knowledge = context.knowledge;
@@ -134,8 +149,9 @@ std::vector<Judge> support_judges(const CheckContext& context) {
       }
       const TorchInstall& torch = *environment.torch;
       rocm_torch = true;
-      Judge judge{
-          fmt::format("torch {} in {}", torch.version, environment.site_dir), {}, &environment};
+      Judge judge;
+      judge.what = fmt::format("torch {} in {}", torch.version, environment.site_dir);
+      judge.environment = &environment;
       if (torch.compiled_targets) {
         judge.targets = *torch.compiled_targets;
       } else if (is_other_rocm_build(torch)) {
@@ -148,6 +164,10 @@ std::vector<Judge> support_judges(const CheckContext& context) {
       for (auto& target : judge.targets) {
         target = target.substr(0, target.find(':'));  // gfx90a:xnack- → gfx90a
       }
+      if (const auto rocm = wheel_rocm(torch)) {
+        judge.official = official_targets(knowledge, *rocm);
+        judge.official_what = "AMD's support list for ROCm " + *rocm;
+      }
       judges.push_back(std::move(judge));
     }
   }
@@ -158,19 +178,30 @@ std::vector<Judge> support_judges(const CheckContext& context) {
   }
   const auto rocm = context.facts.rocm ? context.facts.rocm->active_major_minor() : std::nullopt;
   if (rocm && knowledge.rocm_release(*rocm) != nullptr) {
-    Judge judge{"ROCm " + *rocm, {}, nullptr};
-    for (const auto& target : knowledge.targets) {
-      const auto it = target.rocm.find(*rocm);
-      if (it != target.rocm.end() && it->second != "unsupported") {
-        judge.targets.push_back(target.name);
-      }
+    const RocmRelease& release = *knowledge.rocm_release(*rocm);
+    Judge judge;
+    judge.what = "ROCm " + *rocm;
+    judge.official = official_targets(knowledge, *rocm);
+    judge.official_what = "AMD's support list for ROCm " + *rocm;
+    if (!release.library_targets.empty()) {
+      judge.what = "ROCm " + *rocm + "'s libraries";
+      judge.targets = release.library_targets;
+    } else {
+      judge.targets = judge.official.value_or(std::vector<std::string>{});  // code unknown
     }
     judges.push_back(std::move(judge));
     return judges;
   }
   if (!knowledge.torch_releases.empty()) {
     const TorchRelease& newest = knowledge.torch_releases.back();
-    judges.push_back({"the newest torch wheels (" + newest.torch + ")", newest.gfx, nullptr});
+    Judge judge;
+    judge.what = "the newest torch wheels (" + newest.torch + ")";
+    judge.targets = newest.gfx;
+    if (const auto index_rocm = major_minor(newest.rocm_indexes.back().substr(4))) {
+      judge.official = official_targets(knowledge, *index_rocm);
+      judge.official_what = "AMD's support list for ROCm " + *index_rocm;
+    }
+    judges.push_back(std::move(judge));
   }
   return judges;
 }
@@ -246,32 +277,35 @@ std::optional<std::string> per_node_unread(const CheckContext& context,
       setting.variable, global->per_node_since_rocm, *rocm);
 }
 
-std::optional<std::string> override_problem(const CheckContext& context, const AmdGpu& gpu,
-                                            const OverrideSetting& setting) {
+std::optional<OverrideProblem> override_problem(const CheckContext& context, const AmdGpu& gpu,
+                                                const OverrideSetting& setting) {
   if (auto unread = per_node_unread(context, setting)) {
-    return unread;
+    return OverrideProblem{OverrideProblem::Kind::unread, std::move(*unread)};
   }
   const auto target_name = override_target(setting.value);
   if (!target_name) {
-    return fmt::format(
-        "{}=\"{}\" is not major.minor.stepping (three decimal numbers such as 10.3.0); "
-        "libhsakmt rejects it and ROCm finds no GPU",
-        setting.variable, setting.value);
+    return OverrideProblem{
+        OverrideProblem::Kind::malformed,
+        fmt::format("{}=\"{}\" is not major.minor.stepping (three decimal numbers such as 10.3.0); "
+                    "libhsakmt rejects it and ROCm finds no GPU",
+                    setting.variable, setting.value)};
   }
   if (gpu.target == nullptr) {
     return std::nullopt;
   }
   const GfxTarget* as = context.knowledge.target(*target_name);
   if (as == nullptr) {
-    return fmt::format("{}={} stands for {}, which is not a known GPU target", setting.variable,
-                       setting.value, *target_name);
+    return OverrideProblem{OverrideProblem::Kind::unknown_target,
+                           fmt::format("{}={} stands for {}, which is not a known GPU target",
+                                       setting.variable, setting.value, *target_name)};
   }
   if (as->family != gpu.target->family) {
-    return fmt::format(
-        "{}={} makes the {} {} ({}) pretend to be {} ({}): another GPU family, whose "
-        "code does not run on it",
-        setting.variable, setting.value, gpu.target->family, gpu.name, gpu.target->name, as->name,
-        as->family);
+    return OverrideProblem{
+        OverrideProblem::Kind::cross_family,
+        fmt::format("{}={} makes the {} {} ({}) pretend to be {} ({}): another GPU family, whose "
+                    "code does not run on it",
+                    setting.variable, setting.value, gpu.target->family, gpu.name, gpu.target->name,
+                    as->name, as->family)};
   }
   const auto& known = gpu.target->override_value;
   if (known && known->value == setting.value) {
@@ -281,21 +315,31 @@ std::optional<std::string> override_problem(const CheckContext& context, const A
       dangerous = true;
     }
     if (dangerous) {
-      return fmt::format("{}={} on {} is known to be dangerous: {}", setting.variable,
-                         setting.value, gpu.target->name, known->note);
+      return OverrideProblem{
+          OverrideProblem::Kind::dangerous,
+          fmt::format("{}={} on {} is known to be dangerous: {}", setting.variable, setting.value,
+                      gpu.target->name, known->note)};
     }
     if (known->verdict == OverrideVerdict::none) {
-      return fmt::format("{}={} is known not to work on {}: {}", setting.variable, setting.value,
-                         gpu.target->name, known->note);
+      return OverrideProblem{OverrideProblem::Kind::known_broken,
+                             fmt::format("{}={} is known not to work on {}: {}", setting.variable,
+                                         setting.value, gpu.target->name, known->note)};
     }
   }
   for (const auto& judge : support_judges(context)) {
     if (!supports(judge.targets, *target_name)) {
-      return fmt::format("{}={} makes the GPU report {}, which {} does not include either",
-                         setting.variable, setting.value, *target_name, judge.what);
+      return OverrideProblem{
+          OverrideProblem::Kind::no_code,
+          fmt::format("{}={} makes the GPU report {}, which {} has no code for either",
+                      setting.variable, setting.value, *target_name, judge.what)};
     }
   }
   return std::nullopt;
+}
+
+bool OverrideProblem::left_to_override_check() const {
+  return kind == Kind::malformed || kind == Kind::unknown_target || kind == Kind::cross_family ||
+         kind == Kind::dangerous || kind == Kind::known_broken;
 }
 
 const TorchRelease* release_for_target(const Knowledge& knowledge, const std::string& target,

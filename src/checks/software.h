@@ -36,10 +36,18 @@ const PythonEnvironment* first_rocm_torch(const Facts& facts);
 
 /// What one judge (a torch wheel, or the installed ROCm) supports.
 struct Judge {
-  std::string what;  ///< "torch 2.6.0+rocm6.2.4 in /home/alice/venv/..."
-  std::vector<std::string> targets;
+  std::string what;                  ///< "torch 2.6.0+rocm6.2.4 in /home/alice/venv/..."
+  std::vector<std::string> targets;  ///< targets it has code for
   const PythonEnvironment* environment = nullptr;
+  /// AMD's official support list for the ROCm release behind it; nullopt when unknown.
+  std::optional<std::vector<std::string>> official;
+  std::string official_what;  ///< "AMD's ROCm 6.2 support list"
 };
+
+/// AMD's official support list of a ROCm release (supported or deprecated); nullopt when the
+/// knowledge base does not know the release.
+std::optional<std::vector<std::string>> official_targets(const Knowledge& knowledge,
+                                                         const std::string& rocm);
 
 /// The judges a GPU is measured against: every ROCm torch found; else the installed ROCm
 /// release; else the newest torch release of the knowledge base.
@@ -60,9 +68,27 @@ std::optional<std::string> loaded_rocm(const CheckContext& context);
 std::optional<std::string> per_node_unread(const CheckContext& context,
                                            const OverrideSetting& setting);
 
+/// Why an override is wrong for a GPU.
+struct OverrideProblem {
+  enum class Kind {
+    unread,          ///< a per-node variable the ROCm in use does not read: own target kept
+    malformed,       ///< not major.minor.stepping: ROCm finds no GPU
+    unknown_target,  ///< stands for no known gfx target
+    cross_family,    ///< another GPU family, whose code does not run on this GPU
+    dangerous,       ///< known to hang or corrupt on this target
+    known_broken,    ///< known not to work on this target
+    no_code,         ///< the target it names has no code in the judge either
+  };
+  Kind kind;
+  std::string text;
+
+  /// The value itself is the fault (arch.override-wrong alone reports it); for the others the
+  /// GPU still runs some target, which arch.unsupported judges.
+  bool left_to_override_check() const;
+};
 /// Why an override is wrong for this GPU; nullopt when it is not wrong.
-std::optional<std::string> override_problem(const CheckContext& context, const AmdGpu& gpu,
-                                            const OverrideSetting& setting);
+std::optional<OverrideProblem> override_problem(const CheckContext& context, const AmdGpu& gpu,
+                                                const OverrideSetting& setting);
 
 /// The torch release to install for a target, nearest to `current` (a version) when given.
 const TorchRelease* release_for_target(const Knowledge& knowledge, const std::string& target,

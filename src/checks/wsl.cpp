@@ -92,6 +92,52 @@ CheckResult wsl_runtime_missing(const CheckContext& context) {
       missing, fix);
 }
 
+CheckResult wsl_dxg_detection(const CheckContext& context) {
+  if (context.facts.system->wsl != WslKind::wsl2) {
+    return skip("not WSL 2");
+  }
+  const RocmFacts& rocm = *context.facts.rocm;
+  const std::optional<std::string> version =
+      rocm.opt_rocm_version ? rocm.opt_rocm_version : rocm.rocm_path_version;
+  if (!version) {
+    return skip("no ROCm install whose WSL runtime could be judged (see wsl.runtime-missing)");
+  }
+  const std::string release_version = version->substr(0, version->find('-'));
+  const WslRelease* release = context.knowledge.wsl_release(release_version);
+  if (release == nullptr || !release->supported) {
+    return skip("the knowledge base has no WSL runtime for ROCm " + release_version);
+  }
+  std::vector<std::string> problems;
+  std::vector<std::string> evidence = {
+      fmt::format("ROCm {} reaches the GPU under WSL through {}", release_version,
+                  release->runtime_library.empty() ? "its WSL runtime" : release->runtime_library)};
+  std::vector<Fix> fix;
+  for (const auto& requirement : release->requires_env) {
+    const auto equals = requirement.find('=');
+    const std::string name = requirement.substr(0, equals);
+    const std::string wanted = requirement.substr(equals + 1);
+    const std::string* value = context.facts.env->find(name);
+    evidence.push_back(value != nullptr ? fmt::format("{}=\"{}\"", name, *value)
+                                        : name + " is not set");
+    if (value != nullptr && *value == wanted) {
+      continue;
+    }
+    problems.push_back(fmt::format(
+        "ROCm {} under WSL finds the GPU only with {}={}{}", release_version, name, wanted,
+        value == nullptr ? ", which is not set" : fmt::format(" (it is \"{}\")", *value)));
+    fix.push_back({"Set it for this shell", fmt::format("export {}={}", name, wanted), false});
+    fix.push_back({"Keep it for new shells",
+                   fmt::format("echo 'export {}={}' >> ~/.bashrc", name, wanted), false});
+  }
+  if (problems.empty()) {
+    return pass("the runtime's detection variables are set", evidence);
+  }
+  evidence.push_back("source: " + release->source);
+  return finding(Severity::error,
+                 util::join(problems, "; ") + ": no GPU is visible (hipErrorNoDevice)", evidence,
+                 fix);
+}
+
 CheckResult wsl_torch_bundled_runtime(const CheckContext& context) {
   if (context.facts.system->wsl != WslKind::wsl2) {
     return skip("not WSL 2");

@@ -103,6 +103,13 @@ std::string to_lower(std::string_view text) {
   return result;
 }
 
+std::string to_upper(std::string_view text) {
+  std::string result(text);
+  std::transform(result.begin(), result.end(), result.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return result;
+}
+
 std::string join(const std::vector<std::string>& parts, std::string_view separator) {
   std::string result;
   for (std::size_t i = 0; i < parts.size(); ++i) {

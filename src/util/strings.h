@@ -20,6 +20,7 @@ std::optional<std::uint64_t> parse_unsigned(std::string_view text, int base = 10
 std::optional<std::int64_t> parse_signed(std::string_view text);
 
 std::string to_lower(std::string_view text);
+std::string to_upper(std::string_view text);
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 
 /// "/a/b/" → "/a"; "/a" → "/"; an absolute path's parent directory.
