@@ -49,6 +49,9 @@ class KfdMatcher {
     // domain + location_id; further nodes at the same address are partitions of that GPU.
     take([&](const KfdNode& node) { return by_bdf(node.bdf, Partitions::join); },
          KfdMatch::location);
+    // Partitions of an MI300 in CPX/DPX mode: older kernels OR the partition into location_id's
+    // function bits (05:00.1 … 05:00.7), and every partition keeps the GPU's unique_id.
+    take([&](const KfdNode& node) { return partition_owner(node); }, KfdMatch::location);
     take([&](const KfdNode& node) { return by_bdf(node.render_bdf, Partitions::separate); },
          KfdMatch::render_node);
     match_by_device_id();
@@ -68,6 +71,22 @@ class KfdMatcher {
     for (auto& gpu : m_gpus) {
       if (gpu.pci != nullptr && gpu.bdf == *bdf &&
           (gpu.kfd == nullptr || partitions == Partitions::join)) {
+        return &gpu;
+      }
+    }
+    return nullptr;
+  }
+
+  AmdGpu* partition_owner(const KfdNode& node) {
+    for (auto& gpu : m_gpus) {
+      if (gpu.kfd == nullptr || gpu.kfd->device_id != node.device_id) {
+        continue;
+      }
+      const bool same_uuid = node.unique_id && *node.unique_id != 0 &&
+                             gpu.kfd->unique_id == node.unique_id;
+      const bool same_slot = node.bdf && node.bdf->size() == 12 && gpu.bdf.size() == 12 &&
+                             node.bdf->substr(0, 10) == gpu.bdf.substr(0, 10);
+      if (same_uuid || same_slot) {
         return &gpu;
       }
     }
