@@ -129,8 +129,6 @@ std::map<std::string, std::string> string_map(const json& root, const char* key,
   return result;
 }
 
-std::string base_of(const std::string& inside) { return inside.substr(inside.rfind('/') + 1); }
-
 }  // namespace
 
 SnapshotManifest parse_snapshot_manifest(std::string_view text, const std::string& file) {
@@ -301,10 +299,15 @@ std::optional<std::vector<std::string>> SnapshotHost::list_dir(std::string_view 
       names.insert(entries->begin(), entries->end());
     }
   }
+  // A manifest entry implies the directories above it: /sys/.../nodes/3/properties in
+  // read_errors makes 3 appear in the listing of nodes/.
+  const std::string prefix = *inside == "/" ? "/" : *inside + "/";
   const auto add_children = [&](const auto& map) {
-    for (const auto& [entry, unused] : map) {
-      if (util::parent_path(entry) == *inside) {
-        names.insert(base_of(entry));
+    for (auto it = map.lower_bound(prefix); it != map.end() && it->first.rfind(prefix, 0) == 0;
+         ++it) {
+      const std::string rest = it->first.substr(prefix.size());
+      if (!rest.empty()) {
+        names.insert(rest.substr(0, rest.find('/')));
         exists = true;
       }
     }

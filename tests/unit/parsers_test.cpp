@@ -6,6 +6,7 @@
 #include "probes/kfd_topology.h"
 #include "probes/pci.h"
 #include "probes/python.h"
+#include "probes/python_locations.h"
 #include "probes/system.h"
 
 using namespace rocdoc;
@@ -34,11 +35,72 @@ TEST_CASE("a KFD CPU node is not a GPU", "[parser][kfd]") {
   CHECK_FALSE(node.bdf.has_value());
 }
 
+TEST_CASE("a GPU node of a kernel before 5.15 has no gfx_target_version", "[parser][kfd]") {
+  // ROCm/k8s-device-plugin testdata (2018, MI25): no gfx_target_version, no domain line.
+  const auto properties = parse_kfd_properties(
+      "cpu_cores_count 0\nsimd_count 256\nmem_banks_count 1\ncaches_count 0\n"
+      "io_links_count 1\ncpu_core_id_base 0\nsimd_id_base 2147487744\nmax_waves_per_simd 10\n"
+      "lds_size_in_kb 64\ngds_size_in_kb 0\nwave_front_size 64\narray_count 4\n"
+      "simd_arrays_per_engine 1\ncu_per_simd_array 16\nsimd_per_cu 4\nmax_slots_scratch_cu 32\n"
+      "vendor_id 4098\ndevice_id 26720\nlocation_id 6400\ndrm_render_minor 128\n"
+      "max_engine_clk_fcompute 1500\nlocal_mem_size 17163091968\nfw_version 405\n"
+      "capability 8832\nmax_engine_clk_ccompute 2100\n");
+  KfdNode node = kfd_node_from_properties(1, properties);
+  CHECK(node.is_gpu());  // simd_count > 0: a GPU, whatever else is missing
+  CHECK_FALSE(node.gfx_target_version.has_value());
+  CHECK(node.gfx_target.empty());
+  CHECK(node.bdf == "0000:19:00.0");
+  const Knowledge knowledge = load_embedded_knowledge();
+  target_from_device_id(node, knowledge);
+  CHECK(node.gfx_target == "gfx900");
+  CHECK(node.target_source == TargetSource::device_id);
+}
+
+TEST_CASE("KFD values out of their type's range are unknown, never wrapped", "[parser][kfd]") {
+  const KfdNode node = kfd_node_from_properties(
+      1, parse_kfd_properties("simd_count 60\nvendor_id 69634\ndevice_id 29772\n"
+                              "gfx_target_version 110000\nunique_id 16404946649897475633\n"));
+  CHECK(node.vendor_id == 0);  // 0x11002 does not fit 16 bits: not AMD's 0x1002
+  CHECK(node.unique_id == 16404946649897475633ull);
+}
+
+TEST_CASE("a render node's device link names its PCI function", "[parser][kfd]") {
+  CHECK(bdf_of_device_link("../../../0000:c5:00.0") == "0000:c5:00.0");
+  CHECK_FALSE(bdf_of_device_link("../../../amdgpu_xcp.3").has_value());
+}
+
 TEST_CASE("KFD properties skip malformed lines", "[parser][kfd]") {
   const auto properties = parse_kfd_properties("a 1\nbroken\nb x\nc 2 3\nd 18446744073709551615\n");
   CHECK(properties.size() == 2);
   CHECK(properties.at("d") == 18446744073709551615ull);
   CHECK(bdf_from_location(1, (0xc1 << 8) | (2 << 3) | 1) == "0001:c1:02.1");
+}
+
+TEST_CASE("the mount that holds /dev/kfd and its options", "[parser][system]") {
+  // /proc/mounts of an Ubuntu 20.04 host whose devtmpfs is noexec (kfd-unusable on APUs).
+  const auto mounts = parse_mounts(
+      "sysfs /sys sysfs rw,nosuid,nodev,noexec,relatime 0 0\n"
+      "udev /dev devtmpfs rw,nosuid,noexec,relatime,size=2999468k,nr_inodes=749867,mode=755 0 0\n"
+      "devpts /dev/pts devpts rw,nosuid,noexec,relatime,gid=5,mode=620,ptmxmode=000 0 0\n"
+      "/dev/nvme0n1p2 / ext4 rw,relatime 0 0\n");
+  const auto kfd = mount_holding(mounts, "/dev/kfd");
+  REQUIRE(kfd.has_value());
+  CHECK(kfd->point == "/dev");
+  CHECK(kfd->has("noexec"));
+  CHECK(mount_holding(mounts, "/dev/pts/0")->point == "/dev/pts");
+  CHECK(mount_holding(mounts, "/devices")->point == "/");
+  const auto lines = fstab_lines_for(
+      "# /etc/fstab\nUUID=1 / ext4 defaults 0 1\nudev /dev devtmpfs defaults,noexec 0 0\n", "/dev");
+  REQUIRE(lines.size() == 1);
+  CHECK(lines.front().line == 3);
+}
+
+TEST_CASE("a DKMS make.log header names the kernel it was built for", "[parser][driver]") {
+  CHECK(make_log_kernel("DKMS (dkms-3.0.11) make.log for amdgpu/6.12.12-2147987.24.04 for kernel "
+                        "6.14.0-24-generic (x86_64)") == "6.14.0-24-generic");
+  CHECK(make_log_kernel("DKMS make.log for amdgpu-6.3.6-1718217.22.04 for kernel 6.8.0-44-generic "
+                        "(x86_64)") == "6.8.0-44-generic");
+  CHECK_FALSE(make_log_kernel("make: *** [Makefile:1903: /var/lib/dkms] Error 2").has_value());
 }
 
 TEST_CASE("os-release values lose their quotes", "[parser][system]") {
@@ -179,4 +241,20 @@ TEST_CASE("package names and versions from dist-info and egg-info directories",
             "Metadata-Version: 2.1\nName: torch\nVersion: 2.6.0+rocm6.2.4\n\nVersion: x\n") ==
         "2.6.0+rocm6.2.4");
   CHECK_FALSE(metadata_version("Name: torch\n").has_value());
+}
+
+TEST_CASE("home directories come from /etc/passwd", "[parser][python]") {
+  const char* passwd =
+      "root:x:0:0:root:/root:/bin/bash\n"
+      "alice:x:1000:1000:Alice,,,:/home/alice:/bin/bash\n"
+      "svc:x:998:998::/srv/svc:/usr/sbin/nologin\n";
+  CHECK(home_from_passwd(passwd, "alice") == "/home/alice");
+  CHECK(home_from_passwd(passwd, "svc") == "/srv/svc");
+  CHECK_FALSE(home_from_passwd(passwd, "bob").has_value());
+}
+
+TEST_CASE("pyenv's version file: first word per line, comments skipped", "[parser][python]") {
+  CHECK(parse_pyenv_version_file("3.11.7\n") == std::vector<std::string>{"3.11.7"});
+  CHECK(parse_pyenv_version_file("# pinned\n3.12.4 extra\n\nsystem\n") ==
+        std::vector<std::string>{"3.12.4", "system"});
 }

@@ -73,3 +73,24 @@ TEST_CASE("nodes, links and files form one tree", "[host][snapshot]") {
   CHECK(host.read_file("/sys/bus/pci/devices/0000:03:00.0/vendor", 64) == "0x1002\n");
   CHECK_FALSE(host.read_file("/dev/kfd", 64).has_value());
 }
+
+TEST_CASE("read_errors: a file that exists but refuses to be read, with its errno",
+          "[host][snapshot]") {
+  test::TempSnapshot snap;
+  snap.file("/sys/class/kfd/kfd/topology/nodes/2/properties", "simd_count 1216\n");
+  snap.manifest(R"({"format": "rocdoc-snapshot/1", "read_errors": {
+      "/sys/class/kfd/kfd/topology/nodes/3/properties": "EPERM"}})");
+  const SnapshotHost snapshot(snap.dir());
+  const Host& host = snapshot;
+  const FileRead refused =
+      host.read_file_or_error("/sys/class/kfd/kfd/topology/nodes/3/properties");
+  CHECK_FALSE(refused.content.has_value());
+  CHECK(refused.error == "EPERM");
+  CHECK(host.stat("/sys/class/kfd/kfd/topology/nodes/3/properties")->type == FileType::regular);
+  CHECK(host.list_dir("/sys/class/kfd/kfd/topology/nodes") == std::vector<std::string>{"2", "3"});
+  CHECK(host.read_file_or_error("/sys/class/kfd/kfd/topology/nodes/9/properties").error ==
+        "ENOENT");
+  CHECK(host.read_file("/sys/class/kfd/kfd/topology/nodes/2/properties") == "simd_count 1216\n");
+  snap.manifest(R"({"format": "rocdoc-snapshot/1", "read_errors": {"/x": "permission denied"}})");
+  CHECK_THROWS_WITH(SnapshotHost(snap.dir()), Contains("\"read_errors\"[\"/x\"]"));
+}
