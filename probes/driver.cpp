@@ -55,8 +55,9 @@ void parse_cmdline_for_driver(std::string_view cmdline, DriverFacts& facts) {
 }
 
 std::optional<std::string> make_log_kernel(std::string_view header) {
-  // dkms 3: "DKMS (dkms-3.0.11) make.log for amdgpu/6.8.5-2041575 for kernel 6.14.0-24-generic
-  // (x86_64)"; dkms 2: "DKMS make.log for amdgpu-6.3.6-1718217 for kernel 5.15.0-25 (x86_64)".
+  // dkms 3.1 and later: "DKMS (dkms-3.2.0) make.log for amdgpu/6.8.5-2041575 for kernel
+  // 6.14.0-24-generic (x86_64)"; dkms 2 and 3.0 (Ubuntu 24.04's 3.0.11): "DKMS make.log for
+  // amdgpu-6.16.13-2278356.24.04 for kernel 6.18.14 (x86_64)".
   constexpr std::string_view marker = " for kernel ";
   const auto at = header.find(marker);
   if (header.rfind("DKMS", 0) != 0 || at == std::string_view::npos) {

@@ -55,11 +55,13 @@ std::vector<std::string> needed_groups(const std::vector<const DeviceNode*>& nod
     }
   }
   // AMD's install guide adds video as well as render: older udev rules give /dev/kfd to video.
+  // Only when the user is not in video already.
   if (access.etc_group && std::find(groups.begin(), groups.end(), "render") != groups.end() &&
       std::find(groups.begin(), groups.end(), "video") == groups.end()) {
-    const bool has_video = std::any_of(access.etc_group->begin(), access.etc_group->end(),
-                                       [](const GroupEntry& g) { return g.name == "video"; });
-    if (has_video) {
+    const auto video = std::find_if(access.etc_group->begin(), access.etc_group->end(),
+                                    [](const GroupEntry& g) { return g.name == "video"; });
+    if (video != access.etc_group->end() && !access.process_has_gid(video->gid) &&
+        !access.group_file_lists_user(video->gid)) {
       groups.push_back("video");
     }
   }
@@ -170,9 +172,12 @@ CheckResult node_check(const CheckContext& context, const std::vector<const Devi
   for (const auto& group : who.groups) {
     groups.push_back(group.name.empty() ? std::to_string(group.gid) : group.name);
   }
-  evidence.push_back(fmt::format("process {}(uid {}) has groups: {}",
-                                 who.user.empty() ? "" : who.user + " ", who.uid,
-                                 util::join(groups, ",")));
+  evidence.push_back(access.sudo_user
+                         ? fmt::format("/etc/group puts {} (uid {}) in: {}", who.user, who.uid,
+                                       util::join(groups, ","))
+                         : fmt::format("process {}(uid {}) has groups: {}",
+                                       who.user.empty() ? "" : who.user + " ", who.uid,
+                                       util::join(groups, ",")));
   return finding(
       Severity::error,
       access.sudo_user
