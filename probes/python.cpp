@@ -107,9 +107,11 @@ std::vector<PythonPrefix> candidate_prefixes(const Host& host,
 void add_site_dir(const Host& host, std::vector<PythonEnvironment>& environments,
                   const std::string& site_dir, const std::string& prefix,
                   const std::string& found_by) {
+  const std::string real = resolve_links(host, site_dir);
   const auto existing =
-      std::find_if(environments.begin(), environments.end(),
-                   [&](const PythonEnvironment& e) { return e.site_dir == site_dir; });
+      std::find_if(environments.begin(), environments.end(), [&](const PythonEnvironment& e) {
+        return e.site_dir == site_dir || resolve_links(host, e.site_dir) == real;
+      });
   if (existing != environments.end()) {
     if (std::find(existing->found_by.begin(), existing->found_by.end(), found_by) ==
         existing->found_by.end()) {

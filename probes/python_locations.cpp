@@ -191,6 +191,47 @@ std::vector<std::string> lib_dirs(const Host& host, const std::string& prefix) {
   return dirs;
 }
 
+std::string resolve_links(const Host& host, const std::string& path) {
+  std::vector<std::string> pending;
+  const std::string normalized = normalize_absolute(path);
+  for (const auto part : util::split(normalized, '/')) {
+    if (!part.empty()) {
+      pending.emplace_back(part);
+    }
+  }
+  std::reverse(pending.begin(), pending.end());
+  std::string resolved;
+  for (int hops = 0; !pending.empty();) {
+    const std::string next = resolved + "/" + pending.back();
+    pending.pop_back();
+    const auto target = host.read_link(next);
+    if (!target || target->empty() || ++hops > 40) {
+      resolved = next;
+      continue;
+    }
+    // Replace the link by its target and go on with what is left of the path.
+    const std::string base = target->front() == '/' ? std::string() : resolved;
+    std::vector<std::string> parts;
+    for (const auto part : util::split(*target, '/')) {
+      if (!part.empty()) {
+        parts.emplace_back(part);
+      }
+    }
+    for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
+      pending.push_back(*it);
+    }
+    resolved = base;
+    while (!pending.empty() && (pending.back() == "." || pending.back() == "..")) {
+      if (pending.back() == "..") {
+        resolved = resolved.empty() ? resolved : util::parent_path(resolved);
+        resolved = resolved == "/" ? "" : resolved;
+      }
+      pending.pop_back();
+    }
+  }
+  return resolved.empty() ? "/" : resolved;
+}
+
 std::string follow_links(const Host& host, const std::string& path) {
   std::string current = path;
   for (int hop = 0; hop < 8; ++hop) {

@@ -43,6 +43,10 @@ std::vector<PythonPrefix> uv_prefixes(const Host& host, const std::string& home)
 /// to lib (every venv has one: one environment, not two).
 std::vector<std::string> lib_dirs(const Host& host, const std::string& prefix);
 
+/// The path with every symbolic link in it resolved (at most 40 links): two names of one
+/// directory give the same string (uv's cpython-3.12 link beside cpython-3.12.14).
+std::string resolve_links(const Host& host, const std::string& path);
+
 /// Follows a chain of symbolic links (at most 8) to the file it ends at.
 std::string follow_links(const Host& host, const std::string& path);
 

@@ -46,6 +46,12 @@ CheckResult arch_unsupported(const CheckContext& context) {
   }
   const auto judges = support_judges(context);
   if (judges.empty()) {
+    if (const PythonEnvironment* environment = first_rocm_torch(context.facts)) {
+      return skip(fmt::format(
+          "no verdict for torch {} ({}): its compiled targets are unknown and pytorch.org's "
+          "table does not describe it",
+          environment->torch->version, environment->torch->origin_detail));
+    }
     return skip("nothing to judge the GPUs against (no known torch wheel or ROCm release)");
   }
   const DeviceView view = compose_visible_devices(context);

@@ -82,8 +82,8 @@ class KfdMatcher {
       if (gpu.kfd == nullptr || gpu.kfd->device_id != node.device_id) {
         continue;
       }
-      const bool same_uuid = node.unique_id && *node.unique_id != 0 &&
-                             gpu.kfd->unique_id == node.unique_id;
+      const bool same_uuid =
+          node.unique_id && *node.unique_id != 0 && gpu.kfd->unique_id == node.unique_id;
       const bool same_slot = node.bdf && node.bdf->size() == 12 && gpu.bdf.size() == 12 &&
                              node.bdf->substr(0, 10) == gpu.bdf.substr(0, 10);
       if (same_uuid || same_slot) {

@@ -172,12 +172,11 @@ CheckResult node_check(const CheckContext& context, const std::vector<const Devi
   for (const auto& group : who.groups) {
     groups.push_back(group.name.empty() ? std::to_string(group.gid) : group.name);
   }
-  evidence.push_back(access.sudo_user
-                         ? fmt::format("/etc/group puts {} (uid {}) in: {}", who.user, who.uid,
-                                       util::join(groups, ","))
-                         : fmt::format("process {}(uid {}) has groups: {}",
-                                       who.user.empty() ? "" : who.user + " ", who.uid,
-                                       util::join(groups, ",")));
+  evidence.push_back(access.sudo_user ? fmt::format("/etc/group puts {} (uid {}) in: {}", who.user,
+                                                    who.uid, util::join(groups, ","))
+                                      : fmt::format("process {}(uid {}) has groups: {}",
+                                                    who.user.empty() ? "" : who.user + " ", who.uid,
+                                                    util::join(groups, ",")));
   return finding(
       Severity::error,
       access.sudo_user

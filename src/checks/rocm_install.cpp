@@ -29,6 +29,31 @@ bool os_matches(const RocmRelease& release, const std::string& id, const std::st
 
 }  // namespace
 
+/// AMD's installer covers Ubuntu, Debian, RHEL and its rebuilds, SLES and Azure Linux; Fedora
+/// and Arch package ROCm themselves (Fedora's rocm-hip/rocminfo from the rocclr and rocminfo
+/// specs; Arch's rocm-hip-sdk group).
+Fix install_rocm_fix(const Facts& facts) {
+  const std::string id = facts.system ? [&] {
+    const auto it = facts.system->os_release.find("ID");
+    return it == facts.system->os_release.end() ? std::string() : it->second;
+  }()
+                                      : std::string();
+  if (id == "fedora") {
+    return {
+        "When you need it, install Fedora's own ROCm packages (AMD's installer does not "
+        "support Fedora)",
+        "sudo dnf install rocm-hip rocminfo", true};
+  }
+  if (id == "arch" || id == "manjaro" || id == "endeavouros" || id == "cachyos") {
+    return {
+        "When you need it, install the distribution's ROCm packages (AMD's installer does not "
+        "support Arch)",
+        "sudo pacman -S rocm-hip-sdk", true};
+  }
+  return {"When you need it, install ROCm with AMD's installer",
+          "sudo amdgpu-install --usecase=rocm", true};
+}
+
 CheckResult rocm_not_installed(const CheckContext& context) {
   if (context.amd_gpus.empty()) {
     return skip("no AMD GPU");
@@ -51,8 +76,7 @@ CheckResult rocm_not_installed(const CheckContext& context) {
       {rocm.rocm_path
            ? "no /opt/rocm-* directory; ROCM_PATH=" + *rocm.rocm_path + " has no .info/version"
            : std::string("no /opt/rocm-* directory, no /opt/rocm/.info/version, ROCM_PATH unset")},
-      {{"When you need it, install ROCm with AMD's installer", "sudo amdgpu-install --usecase=rocm",
-        true}});
+      {install_rocm_fix(context.facts)});
 }
 
 CheckResult rocm_multiple(const CheckContext& context) {

@@ -80,7 +80,11 @@ std::vector<std::string> structural_mismatches(const TorchInstall& torch,
   std::vector<std::string> found;
   const auto t = major_minor_numbers(torch.version);
   const auto p = major_minor_numbers(package.version);
-  const bool nightly = nightly_date(torch.version).has_value();
+  // Nightlies and pre-releases (TheRock's 2.10.0a0 shipped torchaudio 2.8.0a0, TheRock#2110)
+  // carry whatever torchaudio version its branch had: only releases share major.minor.
+  const std::string base = base_version(torch.version);
+  const bool nightly = nightly_date(torch.version).has_value() ||
+                       base.find_first_not_of("0123456789.") != std::string::npos;
   if (t && p && t->first == 2 && package.name == "torchvision" &&
       (p->first != 0 || p->second != t->second + 15)) {
     found.push_back(fmt::format("torchvision {} is not the 0.{} series that torch {}.{} needs",

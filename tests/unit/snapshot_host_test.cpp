@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "probes/python_locations.h"
 #include "src/snapshot_host.h"
 #include "tests/unit/test_support.h"
 
@@ -93,4 +94,21 @@ TEST_CASE("read_errors: a file that exists but refuses to be read, with its errn
   CHECK(host.read_file("/sys/class/kfd/kfd/topology/nodes/2/properties") == "simd_count 1216\n");
   snap.manifest(R"({"format": "rocdoc-snapshot/1", "read_errors": {"/x": "permission denied"}})");
   CHECK_THROWS_WITH(SnapshotHost(snap.dir()), Contains("\"read_errors\"[\"/x\"]"));
+}
+
+TEST_CASE("one directory reached through a link is one environment", "[host][python]") {
+  test::TempSnapshot snap;
+  snap.manifest(R"({"format": "rocdoc-snapshot/1",
+    "links": {"/home/alice/.local/share/uv/python/cpython-3.12-linux-x86_64-gnu":
+              "cpython-3.12.14-linux-x86_64-gnu"}})");
+  snap.file(
+      "/home/alice/.local/share/uv/python/cpython-3.12.14-linux-x86_64-gnu/lib/python3.12/"
+      "site-packages/torch/version.py",
+      "__version__ = '2.7.1+rocm6.3'\n");
+  const SnapshotHost host(snap.dir());
+  const std::string uv = "/home/alice/.local/share/uv/python/";
+  CHECK(resolve_links(host, uv + "cpython-3.12-linux-x86_64-gnu/lib/python3.12/site-packages") ==
+        uv + "cpython-3.12.14-linux-x86_64-gnu/lib/python3.12/site-packages");
+  CHECK(resolve_links(host, "/usr/lib/../lib64/./x") == "/usr/lib64/x");
+  CHECK(resolve_links(host, "/") == "/");
 }
