@@ -71,6 +71,10 @@ struct CheckContext {
   const Knowledge& knowledge;
   std::vector<AmdGpu> amd_gpus;       ///< built once by build_gpu_inventory()
   std::vector<AmdGpu> withheld_gpus;  ///< GpuInventory::withheld
+
+  /// ROCm can reach the GPU: KFD lists it, or it is bound to amdgpu while KFD lists no GPU at
+  /// all (the topology says nothing then). A GPU KFD left out beside others it lists is not.
+  bool reachable(const AmdGpu& gpu) const;
 };
 
 GpuInventory build_gpu_inventory(const Facts& facts, const Knowledge& knowledge);

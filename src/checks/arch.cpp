@@ -71,6 +71,11 @@ CheckResult arch_unsupported(const CheckContext& context) {
       evidence.push_back(describe(gpu) + ": hidden from HIP by the visible-device variables");
       continue;
     }
+    if (!context.reachable(gpu)) {
+      evidence.push_back(describe(gpu) + ": KFD has no agent for it, so HIP cannot use it (see " +
+                         "rocm.agents)");
+      continue;
+    }
     const auto setting = override_for(context, gpu);
     const auto problem = setting ? override_problem(context, gpu, *setting) : std::nullopt;
     if (problem && problem->left_to_override_check()) {
@@ -92,7 +97,7 @@ CheckResult arch_unsupported(const CheckContext& context) {
           code && !official ? ", but is not on " + judge.official_what : ""));
       if (!code) {
         problems.push_back(
-            fmt::format("{} has no code for {} ({}){}", judge.what, effective, gpu.name,
+            fmt::format("no code for {} ({}) in {}{}", effective, gpu.name, judge.what,
                         hide_it ? ", an integrated GPU that HIP enumerates beside the discrete "
                                   "one (often as device 0)"
                                 : ""));

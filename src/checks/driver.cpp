@@ -419,10 +419,12 @@ CheckResult rocm_agents(const CheckContext& context) {
     return finding(
         Severity::error,
         fmt::format("amdgpu drives {} but the KFD topology has no GPU agent for it: ROCm "
-                    "will not see it (missing PCIe atomics or a chip KFD does not support)",
+                    "will not see it (KFD rejected it: missing PCIe atomics, a chip KFD does not "
+                    "support, or on APUs of older kernels the IOMMU turned off)",
                     util::join(missing, ", ")),
         evidence,
-        {{"Read KFD's reason in the kernel log (\"PCI rejects atomics\", \"not supported in kfd\")",
+        {{"Read KFD's reason in the kernel log (\"PCI rejects atomics\", \"not supported in kfd\", "
+          "\"NOT added due to errors\")",
           "sudo dmesg | grep -iE 'kfd|atomic'", true}});
   }
   std::vector<std::string> notices;

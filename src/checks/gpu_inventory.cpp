@@ -202,6 +202,15 @@ std::string AmdGpu::gfx_target() const {
   return target != nullptr ? target->name : std::string();
 }
 
+bool CheckContext::reachable(const AmdGpu& gpu) const {
+  if (gpu.kfd != nullptr) {
+    return true;
+  }
+  const bool kfd_lists_gpus = std::any_of(amd_gpus.begin(), amd_gpus.end(),
+                                          [](const AmdGpu& g) { return g.kfd != nullptr; });
+  return !kfd_lists_gpus && on_amdgpu(gpu);
+}
+
 bool AmdGpu::integrated() const { return target != nullptr && target->kind == GpuKind::apu; }
 
 bool AmdGpu::instinct() const { return target != nullptr && target->kind == GpuKind::instinct; }

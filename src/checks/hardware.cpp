@@ -170,10 +170,9 @@ CheckResult gpu_igpu_visible(const CheckContext& context) {
   std::vector<const AmdGpu*> integrated;
   std::vector<const AmdGpu*> discrete;
   for (const auto& gpu : context.amd_gpus) {
-    // ROCm sees a GPU only through amdgpu/KFD; one held by vfio-pci is out of its reach.
-    const bool reachable =
-        gpu.kfd != nullptr || (gpu.pci != nullptr && gpu.pci->driver == "amdgpu");
-    if (reachable) {
+    // ROCm sees a GPU only through amdgpu and KFD: one held by vfio-pci, or one KFD left out
+    // beside GPUs it lists, is out of its reach.
+    if (context.reachable(gpu)) {
       (gpu.integrated() ? integrated : discrete).push_back(&gpu);
     }
   }
