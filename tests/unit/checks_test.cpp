@@ -303,3 +303,123 @@ TEST_CASE("a per-node override under a ROCm too old to read it is wrong; the fix
                                  "https://download.pytorch.org/whl/rocm6.3"});
   CHECK(result_of("per-node-override", "arch.override-wrong").status == Status::pass);
 }
+
+// ---- issue 6: the exact fixes of the capabilities real machines needed -----------------------
+
+using Commands = std::vector<std::string>;
+
+TEST_CASE("broken firmware gets this distribution's steps only", "[checks][driver]") {
+  const CheckResult r = result_of("strix-halo-mes-0x83-fedora", "driver.firmware");
+  CHECK(r.status == Status::fail);
+  CHECK(commands(r) ==
+        Commands{"sudo dnf install fedora-repos-archive && sudo dnf --enablerepo=updates-archive "
+                 "downgrade amd-gpu-firmware-20251111 && sudo dracut -f",
+                 "cat /sys/class/drm/card*/device/fw_version/mes_fw_version"});
+  CHECK(result_of("strix-halo-mes-0x80-ubuntu", "driver.firmware").status == Status::pass);
+}
+
+TEST_CASE("a DKMS driver not built for the running kernel", "[checks][driver]") {
+  const CheckResult r = result_of("dkms-not-built-for-hwe-kernel", "driver.dkms-build");
+  CHECK(r.status == Status::warn);
+  CHECK(commands(r) ==
+        Commands{"less /var/lib/dkms/amdgpu/6.12.12-2164967.24.04/build/make.log",
+                 "sudo dkms install amdgpu/'6.12.12-2164967.24.04' -k '6.14.0-24-generic'",
+                 "sudo apt purge amdgpu-dkms && sudo amdgpu-install --usecase=rocm --no-dkms", ""});
+}
+
+TEST_CASE("WSL with a ROCm that needs DXG detection switched on", "[checks][wsl]") {
+  const CheckResult r = result_of("wsl2-rocm72-no-dxg-detection", "wsl.dxg-detection");
+  CHECK(r.status == Status::fail);
+  CHECK(commands(r) == Commands{"export HSA_ENABLE_DXG_DETECTION=1",
+                                "echo 'export HSA_ENABLE_DXG_DETECTION=1' >> ~/.bashrc"});
+  CHECK(result_of("wsl2-healthy", "wsl.dxg-detection").status == Status::pass);
+}
+
+TEST_CASE("HIP_PATH left from a removed ROCm points at the installed one", "[checks][env]") {
+  const CheckResult r = result_of("stale-hip-path-after-upgrade", "env.rocm-path");
+  CHECK(r.status == Status::warn);
+  CHECK(commands(r) == Commands{"export HIP_PATH='/opt/rocm'"});
+}
+
+TEST_CASE("rootless containers keep the host groups, never --group-add 65534", "[checks][perm]") {
+  for (const char* id : {"perm.kfd", "perm.render", "perm.container-groups"}) {
+    INFO(id);
+    const CheckResult r = result_of("rootless-distrobox-nogroup", id);
+    CHECK(r.status == Status::fail);
+    CHECK(commands(r) == Commands{"--group-add keep-groups",
+                                  "distrobox create --additional-flags \"--group-add keep-groups\"",
+                                  "toolbox create -- --group-add keep-groups"});
+  }
+}
+
+TEST_CASE("under sudo, permissions are the invoking user's", "[checks][perm]") {
+  const Report report = fixture("sudo-user-not-in-render");
+  CHECK(commands(result(report, "perm.kfd")) == Commands{"sudo usermod -aG render 'alice'"});
+  CHECK(result(report, "perm.relogin").status == Status::skip);
+  REQUIRE(report.notes.size() == 1);
+  CHECK(report.notes.front().rfind("rocdoc runs as root through sudo", 0) == 0);
+}
+
+TEST_CASE("noexec /dev on an APU: remount, then find what sets it", "[checks][driver]") {
+  const CheckResult r = result_of("raven-apu-dev-noexec", "driver.kfd-unusable");
+  CHECK(r.status == Status::fail);
+  CHECK(commands(r) == Commands{"sudo mount -o remount,exec '/dev'",
+                                "grep -rn noexec /etc/fstab /etc/systemd/system/*.mount"});
+  CHECK(result_of("raven-apu-dev-noexec", "perm.kfd").status == Status::pass);
+}
+
+TEST_CASE("the mask that goes wrong is the one fixed", "[checks][env]") {
+  const CheckResult r = result_of("mi300x-rocr-then-hip-mask", "env.visible-devices");
+  CHECK(r.status == Status::fail);
+  CHECK(r.message.rfind("HIP_VISIBLE_DEVICES=\"1\"", 0) == 0);
+  CHECK(commands(r) == Commands{"export HIP_VISIBLE_DEVICES=0"});
+}
+
+TEST_CASE("a stale Triton and a PyPI torchvision beside a ROCm torch", "[checks][torch]") {
+  CHECK(commands(result_of("torch210-stale-pytorch-triton-rocm", "torch.companions")) ==
+        Commands{"'/home/alice/venv/bin/python3' -m pip uninstall -y pytorch-triton-rocm",
+                 "'/home/alice/venv/bin/python3' -m pip install --force-reinstall torch==2.10.0 "
+                 "torchvision==0.25.0 torchaudio==2.10.0 --index-url "
+                 "https://download.pytorch.org/whl/rocm7.1"});
+  CHECK(commands(result_of("torchvision-from-pypi-beside-rocm-torch", "torch.companions")) ==
+        Commands{"'/home/alice/venv/bin/python3' -m pip install --force-reinstall torch==2.6.0 "
+                 "torchvision==0.21.0 torchaudio==2.6.0 --index-url "
+                 "https://download.pytorch.org/whl/rocm6.2.4"});
+  CHECK(result_of("amd-radeon-repo-torch", "torch.companions").status == Status::pass);
+  CHECK(result_of("amd-radeon-repo-torch", "torch.rocm-mismatch").status == Status::pass);
+}
+
+TEST_CASE("a wheel's ROCm differs from LD_LIBRARY_PATH's by patch level", "[checks][torch]") {
+  const CheckResult r = result_of("torch-rocm60-wheel-over-rocm602", "torch.rocm-mismatch");
+  CHECK(r.status == Status::warn);
+  CHECK(commands(r) == Commands{"unset LD_LIBRARY_PATH"});
+}
+
+TEST_CASE("GPUs are counted once however KFD numbers them", "[checks][kfd]") {
+  const Report cpx = fixture("mi300x-cpx-partitions");
+  CHECK(result(cpx, "gpu.none").message == "8 AMD GPUs found");
+  const Report old_kernel = fixture("mi25-kernel-no-gfx-target-version");
+  CHECK(result(old_kernel, "rocm.agents").status == Status::pass);
+  CHECK(result(old_kernel, "gpu.none").message == "1 AMD GPU found");
+  const CheckResult container = result_of("container-given-1-of-8", "rocm.agents");
+  CHECK(container.status == Status::warn);
+  CHECK(container.severity == Severity::info);
+  CHECK(container.message == "7 GPUs of this host were not passed into this container");
+  CHECK(result_of("apu-no-kfd-node-only-gpu", "rocm.agents").status == Status::fail);
+  CHECK(result_of("apu-no-kfd-node-beside-dgpu", "rocm.agents").severity == Severity::info);
+  CHECK(result_of("apu-no-kfd-node-beside-dgpu", "gpu.igpu-visible").status == Status::pass);
+}
+
+TEST_CASE("code without AMD's blessing is a notice, not an error", "[checks][arch]") {
+  const CheckResult r = result_of("rx7600-rocm64-works-not-supported", "arch.unsupported");
+  CHECK(r.status == Status::warn);
+  CHECK(r.severity == Severity::info);
+  CHECK(r.message.rfind("Works, not supported by AMD", 0) == 0);
+}
+
+TEST_CASE("python3 on PATH that rocdoc cannot follow is said at the top", "[checks][python]") {
+  const Report report = fixture("asdf-shim-python-uninspected");
+  REQUIRE(report.notes.size() == 1);
+  CHECK(report.notes.front().find("/home/alice/.asdf/shims/python3") != std::string::npos);
+  CHECK(fixture("pyenv-shims-torch").notes.empty());
+}
