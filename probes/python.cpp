@@ -218,14 +218,14 @@ void inspect(const Host& host, PythonEnvironment& environment, const Knowledge& 
 }
 
 /// Whether one of the environments belongs to PATH's python3.
-bool path_python_inspected(const PathPython& python,
+bool path_python_inspected(const Host& host, const PathPython& python,
                            const std::vector<PythonEnvironment>& environments) {
   const std::string dir = util::parent_path(python.path);
+  const bool pyenv_shim = is_pyenv_shims(host, dir);
   return std::any_of(environments.begin(), environments.end(), [&](const PythonEnvironment& e) {
     return std::any_of(e.found_by.begin(), e.found_by.end(), [&](const std::string& by) {
       return by.find("(" + dir + ")") != std::string::npos ||
-             (by.rfind("pyenv ", 0) == 0 && dir.size() > 6 &&
-              dir.substr(dir.size() - 6) == "/shims");
+             (by.rfind("pyenv ", 0) == 0 && pyenv_shim);
     });
   });
 }
@@ -341,7 +341,8 @@ PythonFacts probe_python(const ProbeContext& context) {
     inspect(host, environment, context.knowledge);
   }
   if (facts.path_python3) {
-    facts.path_python3->inspected = path_python_inspected(*facts.path_python3, facts.environments);
+    facts.path_python3->inspected =
+        path_python_inspected(host, *facts.path_python3, facts.environments);
   }
   return facts;
 }

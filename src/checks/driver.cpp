@@ -193,7 +193,8 @@ CheckResult driver_kfd_unusable(const CheckContext& context) {
   const bool noexec = mount && mount->has("noexec");
   const bool apu = std::any_of(context.amd_gpus.begin(), context.amd_gpus.end(),
                                [](const AmdGpu& g) { return g.integrated(); });
-  if (noexec && apu && (kfd.open.access != OpenAccess::read_write || kfd.open.error == "EFAULT")) {
+  // The kernel's mmap with PROT_EXEC fails on noexec and kfd_open returns EFAULT.
+  if (noexec && apu && kfd.open.access != OpenAccess::read_write && kfd.open.error == "EFAULT") {
     return noexec_finding(context, kfd, *mount);
   }
   if (kfd.open.access == OpenAccess::read_write) {

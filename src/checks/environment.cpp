@@ -348,6 +348,10 @@ CheckResult env_rocm_path(const CheckContext& context) {
     if (!value) {
       return;
     }
+    if (value->empty()) {
+      evidence.push_back(fmt::format("{} is set but empty (tools treat it as unset)", name));
+      return;
+    }
     if (holds.value_or(true)) {
       evidence.push_back(fmt::format("{}={} holds a ROCm install", name, *value));
       return;

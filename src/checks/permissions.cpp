@@ -164,6 +164,11 @@ CheckResult node_check(const CheckContext& context, const std::vector<const Devi
     return pass(what + " opens read-write", evidence);
   }
   if (denied.empty()) {
+    if (access.sudo_user) {
+      return pass(fmt::format("{}'s groups and the mode let {} open {} read-write",
+                              access.sudo_user->user, access.sudo_user->user, what),
+                  evidence);
+    }
     return pass(fmt::format("permissions allow {}; its open fails for another reason", what),
                 evidence);
   }

@@ -222,6 +222,7 @@ CheckResult torch_rocm_mismatch(const CheckContext& context) {
   std::vector<std::string> problems;
   std::vector<std::string> evidence;
   std::vector<Fix> fix;
+  std::vector<std::string> shadowing;  ///< LD_LIBRARY_PATH directories that shadow a wheel
   bool any = false;
   for (const auto* environment : torch_environments(context)) {
     const TorchInstall& torch = *environment->torch;
@@ -231,19 +232,8 @@ CheckResult torch_rocm_mismatch(const CheckContext& context) {
     any = true;
     evidence.push_back(fmt::format("torch {} in {}: {}", torch.version, environment->site_dir,
                                    torch.origin_detail));
-    const auto index = wheel_index(torch);
-    const TorchRelease* release = context.knowledge.torch_release(torch.version);
-    if (torch.origin == TorchOrigin::pytorch_org && release != nullptr && index &&
-        std::find(release->rocm_indexes.begin(), release->rocm_indexes.end(), *index) ==
-            release->rocm_indexes.end()) {
-      problems.push_back(fmt::format("torch {} in {}: pytorch.org builds torch {} for {}, not {}",
-                                     torch.version, environment->site_dir, release->torch,
-                                     util::join(release->rocm_indexes, " and "), *index));
-      if (fix.empty()) {
-        fix.push_back({"Install the build pytorch.org pairs with this torch",
-                       pip_install_line(*release, python_of(environment)), false});
-      }
-    }
+    // A +rocm tag pytorch.org never published for this release is not a mispaired pytorch.org
+    // wheel but another build (probes/torch_origin.cpp): no pairing claim is made about it.
     if (!torch.bundles_hip) {
       continue;  // it loads the system's ROCm by design (AMD's and distributions' builds)
     }
@@ -259,18 +249,24 @@ CheckResult torch_rocm_mismatch(const CheckContext& context) {
           fmt::format("torch {} in {} bundles ROCm {}, but LD_LIBRARY_PATH puts ROCm {}'s "
                       "HIP runtime ({}) in front of it",
                       torch.version, environment->site_dir, *wheel, *system, dir.dir));
-      std::vector<std::string> kept;
-      for (const auto part : util::split(*context.facts.env->find("LD_LIBRARY_PATH"), ':')) {
-        if (part != dir.dir && !part.empty()) {
-          kept.emplace_back(part);
-        }
+      if (std::find(shadowing.begin(), shadowing.end(), dir.dir) == shadowing.end()) {
+        shadowing.push_back(dir.dir);
       }
-      fix.push_back(
-          {"Let the wheel use its own ROCm libraries: drop the system ROCm from LD_LIBRARY_PATH",
-           kept.empty() ? "unset LD_LIBRARY_PATH"
-                        : "export LD_LIBRARY_PATH=" + util::shell_quote(util::join(kept, ":")),
-           false});
     }
+  }
+  if (!shadowing.empty()) {
+    // One command that drops every shadowing directory, not one per directory.
+    std::vector<std::string> kept;
+    for (const auto part : util::split(*context.facts.env->find("LD_LIBRARY_PATH"), ':')) {
+      if (!part.empty() && std::find(shadowing.begin(), shadowing.end(), part) == shadowing.end()) {
+        kept.emplace_back(part);
+      }
+    }
+    fix.push_back(
+        {"Let the wheel use its own ROCm libraries: drop the system ROCm from LD_LIBRARY_PATH",
+         kept.empty() ? "unset LD_LIBRARY_PATH"
+                      : "export LD_LIBRARY_PATH=" + util::shell_quote(util::join(kept, ":")),
+         false});
   }
   if (!any) {
     return skip("no ROCm build of torch");
