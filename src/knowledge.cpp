@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "rocdoc/gfx_target.h"
@@ -204,9 +205,10 @@ void load_gfx_targets(const RuleText& file, Knowledge& knowledge) {
     GfxTarget target;
     target.name = reader.text(entry, "name");
     target.kfd = reader.number(entry, "kfd");
-    target.family = reader.choice(entry, "family",
-                                  {"GCN3", "GCN4", "GCN5", "CDNA1", "CDNA2", "CDNA3", "CDNA4",
-                                   "RDNA1", "RDNA2", "RDNA3", "RDNA3.5", "RDNA4"});
+    target.family =
+        reader.choice(entry, "family",
+                      {"GCN3", "GCN4", "GCN5", "CDNA1", "CDNA2", "CDNA3", "CDNA4", "CDNA5", "RDNA1",
+                       "RDNA2", "RDNA3", "RDNA3.5", "RDNA4", "RDNA4m"});
     const std::string kind = reader.choice(entry, "kind", {"radeon", "instinct", "apu"});
     target.kind = kind == "instinct" ? GpuKind::instinct
                   : kind == "apu"    ? GpuKind::apu
@@ -320,6 +322,31 @@ void load_rocm_releases(const RuleText& file, Knowledge& knowledge) {
   }
 }
 
+void load_torch_extras(const RuleReader& reader, Knowledge& knowledge) {
+  if (reader.root()["nightly_indexes"]) {
+    knowledge.nightly_indexes = reader.texts(reader.root(), "nightly_indexes");
+  }
+  if (!reader.root()["amd_wheels"]) {
+    return;
+  }
+  for (const auto& entry : reader.entries("amd_wheels", "an AMD wheel set")) {
+    AmdWheelSet set{reader.text(entry, "rocm"),       reader.text(entry, "index_url"),
+                    reader.text(entry, "torch"),      reader.text(entry, "torchvision"),
+                    reader.text(entry, "torchaudio"), reader.targets(entry, "devices", knowledge),
+                    reader.text(entry, "source")};
+    if (set.index_url.rfind("https://", 0) != 0) {
+      reader.fail(entry["index_url"], "\"index_url\" must be an https:// URL");
+    }
+    for (const std::string* version : {&set.torch, &set.torchvision, &set.torchaudio}) {
+      if (version->find('+') == std::string::npos) {
+        reader.fail(entry, "AMD wheel versions carry their local tag (2.12.0+rocm7.14.0), not \"" +
+                               *version + "\"");
+      }
+    }
+    knowledge.amd_wheels.push_back(std::move(set));
+  }
+}
+
 void load_torch(const RuleText& file, Knowledge& knowledge) {
   const RuleReader reader(file);
   for (const auto& entry : reader.entries("releases", "a torch release")) {
@@ -365,6 +392,7 @@ void load_torch(const RuleText& file, Knowledge& knowledge) {
     }
     knowledge.torch_releases.push_back(std::move(release));
   }
+  load_torch_extras(reader, knowledge);
 }
 
 void load_env_vars(const RuleText& file, Knowledge& knowledge) {
@@ -393,6 +421,19 @@ void load_env_vars(const RuleText& file, Knowledge& knowledge) {
       reader.fail(entry["real"],
                   reader.text(entry, "name") + " names " + real + ", which is not listed");
     }
+  }
+}
+
+void load_revision(const RuleText& file, Knowledge& knowledge) {
+  const RuleReader reader(file);
+  knowledge.revision = reader.text(reader.root(), "revision");
+  const std::string& r = knowledge.revision;
+  const bool date =
+      r.size() == 10 && r[4] == '-' && r[7] == '-' && std::all_of(r.begin(), r.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c)) || c == '-';
+      });
+  if (!date) {
+    reader.fail(reader.root()["revision"], "\"revision\" is a date, YYYY-MM-DD, not \"" + r + "\"");
   }
 }
 
@@ -460,8 +501,16 @@ const PciIdEntry* Knowledge::amd_pci_id(std::uint16_t device) const {
 }
 
 const DriverVersion* Knowledge::driver_version(std::string_view module) const {
-  const auto it = std::find_if(driver_versions.begin(), driver_versions.end(),
-                               [&](const DriverVersion& d) { return d.module == module; });
+  // From AMD GPU Driver 31.40 the module reports <module>.<release code> (6.19.14.31400000):
+  // its first three parts are the module version.
+  auto parts = util::version_numbers(module).value_or(std::vector<int>{});
+  if (parts.size() > 3) {
+    parts.resize(3);
+  }
+  const auto it =
+      std::find_if(driver_versions.begin(), driver_versions.end(), [&](const DriverVersion& d) {
+        return d.module == module || (!parts.empty() && util::version_numbers(d.module) == parts);
+      });
   return it == driver_versions.end() ? nullptr : &*it;
 }
 
@@ -524,6 +573,7 @@ Knowledge load_knowledge(const std::vector<RuleText>& files, std::string origin)
       {"gfx_targets.yaml", load_gfx_targets},     {"pci_ids.yaml", load_pci_ids},
       {"rocm_releases.yaml", load_rocm_releases}, {"torch.yaml", load_torch},
       {"env_vars.yaml", load_env_vars},           {"wsl.yaml", load_wsl},
+      {"revision.yaml", load_revision},
   };
   for (const auto& [name, load] : loaders) {
     const RuleText* file = find_rule_file(files, name);

@@ -161,6 +161,15 @@ void write(std::ostream& out, const rocdoc::Knowledge& k) {
         << ", .source = " << literal(w.source) << ", .requires_env = " << literals(w.requires_env)
         << "});\n";
   }
+  for (const auto& a : k.amd_wheels) {
+    out << "  k.amd_wheels.push_back(AmdWheelSet{.rocm = " << literal(a.rocm)
+        << ", .index_url = " << literal(a.index_url) << ", .torch = " << literal(a.torch)
+        << ", .torchvision = " << literal(a.torchvision)
+        << ", .torchaudio = " << literal(a.torchaudio) << ", .devices = " << literals(a.devices)
+        << ", .source = " << literal(a.source) << "});\n";
+  }
+  out << "  k.nightly_indexes = " << literals(k.nightly_indexes) << ";\n";
+  out << "  k.revision = " << literal(k.revision) << ";\n";
   out << "  return k;\n}\n\n}  // namespace rocdoc\n";
 }
 

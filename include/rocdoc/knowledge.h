@@ -82,6 +82,17 @@ struct TorchRelease {
   const std::string& audio() const { return torchaudio.empty() ? torchaudio_pair : torchaudio; }
 };
 
+/// One of AMD's per-target wheel sets: torch[device-gfxNNNN] from AMD's own index.
+struct AmdWheelSet {
+  std::string rocm;       ///< "7.14"
+  std::string index_url;  ///< "https://repo.amd.com/rocm/whl-multi-arch/"
+  std::string torch;      ///< "2.12.0+rocm7.14.0"
+  std::string torchvision;
+  std::string torchaudio;
+  std::vector<std::string> devices;  ///< targets with a [device-gfxNNNN] extra
+  std::string source;
+};
+
 struct OsSupport {
   std::string id;                     ///< os-release ID
   std::vector<std::string> versions;  ///< VERSION_ID prefixes
@@ -133,7 +144,10 @@ struct Knowledge {
   std::vector<TorchRelease> torch_releases;  ///< oldest first
   std::vector<EnvVariable> env_variables;
   std::vector<WslRelease> wsl_releases;
-  std::string origin;  ///< "embedded" or the --rules directory
+  std::vector<AmdWheelSet> amd_wheels;       ///< oldest first
+  std::vector<std::string> nightly_indexes;  ///< pytorch.org nightly ROCm indexes ("rocm10.1")
+  std::string revision;  ///< date of the newest source the rules encode ("2026-11-26")
+  std::string origin;    ///< "embedded" or the --rules directory
 
   const GfxTarget* target(std::string_view name) const;
   const PciIdEntry* amd_pci_id(std::uint16_t device) const;

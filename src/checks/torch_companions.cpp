@@ -135,8 +135,9 @@ std::optional<std::string> triton_mismatch(const PythonEnvironment& environment,
         cuda->version, torch.version, right);
   }
   const PythonPackage* triton = environment.package(right);
+  // Compared by major.minor: 2.14.1 pins triton-rocm~=3.8.0, any 3.8.x.
   if (triton != nullptr && release != nullptr && !release->triton_rocm.empty() &&
-      base_version(triton->version) != release->triton_rocm) {
+      major_minor_numbers(triton->version) != major_minor_numbers(release->triton_rocm)) {
     return fmt::format("{} {} does not pair with torch {} (it pairs with {})", right,
                        triton->version, release->torch, release->triton_rocm);
   }

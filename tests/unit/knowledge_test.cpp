@@ -25,7 +25,8 @@ RulesError load_error(const std::string& targets, const std::string& pci,
                     {"rocm_releases.yaml", "releases: []\n"},
                     {"torch.yaml", torch},
                     {"env_vars.yaml", env},
-                    {"wsl.yaml", wsl}},
+                    {"wsl.yaml", wsl},
+                    {"revision.yaml", "revision: \"2026-11-26\"\n"}},
                    "test");
   } catch (const RulesError& error) {
     return error;
