@@ -221,6 +221,10 @@ void inspect(const Host& host, PythonEnvironment& environment, const Knowledge& 
 bool path_python_inspected(const Host& host, const PathPython& python,
                            const std::vector<PythonEnvironment>& environments) {
   const std::string dir = util::parent_path(python.path);
+  const std::string real_dir = util::parent_path(python.target.value_or(python.path));
+  if (real_dir == "/usr/bin" || real_dir == "/bin" || real_dir == "/usr/local/bin") {
+    return true;  // the distribution's Python: its directories are searched in every case
+  }
   const bool pyenv_shim = is_pyenv_shims(host, dir);
   return std::any_of(environments.begin(), environments.end(), [&](const PythonEnvironment& e) {
     return std::any_of(e.found_by.begin(), e.found_by.end(), [&](const std::string& by) {

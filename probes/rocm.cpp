@@ -1,5 +1,7 @@
 #include "probes/rocm.h"
 
+#include <algorithm>
+
 #include "src/util/strings.h"
 
 namespace rocdoc {
@@ -50,6 +52,33 @@ bool holds_rocm(const Host& host, const std::string& root) {
   return false;
 }
 
+/// TheRock's layout (ROCm 7.14 and later): /opt/rocm is a real directory; each release lives in
+/// /opt/rocm/core-X.Y and /opt/rocm/core (an alternatives link) names the active one. There is
+/// no /opt/rocm/.info: the version is /opt/rocm/core/.info/version ("10.0.0").
+void add_therock_installs(const Host& host, RocmFacts& facts) {
+  const auto names = host.list_dir("/opt/rocm");
+  if (!names || facts.opt_rocm_target) {
+    return;  // no /opt/rocm directory, or the classic /opt/rocm link
+  }
+  for (const auto& name : *names) {
+    const auto numbers =
+        name.rfind("core-", 0) == 0 ? util::version_numbers(name.substr(5)) : std::nullopt;
+    // core-10 is an alternatives link to core-10.0: one install, listed once.
+    if (numbers && numbers->size() == 2 && !host.read_link("/opt/rocm/" + name)) {
+      facts.installs.push_back({"/opt/rocm/" + name, read_version(host, "/opt/rocm/" + name)});
+    }
+  }
+  if (const auto version = read_version(host, "/opt/rocm/core")) {
+    facts.opt_rocm_version = version;
+    facts.opt_rocm_target = host.read_link("/opt/rocm/core");
+  }
+  if (facts.opt_rocm_version || std::any_of(names->begin(), names->end(), [](const std::string& n) {
+        return n.rfind("core-", 0) == 0;
+      })) {
+    facts.layout = RocmLayout::therock;
+  }
+}
+
 }  // namespace
 
 RocmFacts probe_rocm(const ProbeContext& context) {
@@ -65,6 +94,10 @@ RocmFacts probe_rocm(const ProbeContext& context) {
   }
   facts.opt_rocm_target = host.read_link("/opt/rocm");
   facts.opt_rocm_version = read_version(host, "/opt/rocm");
+  if (!facts.installs.empty() || facts.opt_rocm_version) {
+    facts.layout = RocmLayout::classic;
+  }
+  add_therock_installs(host, facts);
   facts.rocm_path = host.env("ROCM_PATH");
   if (facts.rocm_path) {
     facts.rocm_path_version = read_version(host, *facts.rocm_path);

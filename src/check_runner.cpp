@@ -3,6 +3,8 @@
 #include <chrono>
 #include <exception>
 
+#include "src/util/strings.h"
+
 #include "rocdoc/probes.h"
 #include "rocdoc/report.h"
 
@@ -67,7 +69,8 @@ CheckResult run_check(const CheckInfo& check, const CheckContext& context, const
 /// Facts that change how the whole report must be read.
 std::vector<std::string> report_notes(const Facts& facts) {
   std::vector<std::string> notes;
-  if (facts.access && facts.access->identity.uid == 0) {
+  const bool container = facts.system && facts.system->container.has_value();
+  if (facts.access && facts.access->identity.uid == 0 && (!container || facts.access->sudo_user)) {
     if (const auto& user = facts.access->sudo_user) {
       notes.push_back(fmt::format(
           "rocdoc runs as root through sudo: permissions are judged for {} (uid {}) from "
@@ -76,6 +79,7 @@ std::vector<std::string> report_notes(const Facts& facts) {
           "--python)",
           user->user, user->uid, user->user));
     } else {
+      // Inside a container root usually is the user who runs PyTorch: nothing to say then.
       notes.push_back(
           "rocdoc runs as root: the permission checks speak for root, not for the user who will "
           "run PyTorch; run rocdoc as that user");
@@ -87,6 +91,84 @@ std::vector<std::string> report_notes(const Facts& facts) {
         "python3 on PATH is {}{}, whose environment rocdoc did not find from files: what it "
         "imports was not checked (name it with --python {})",
         python.path, python.target ? " (-> " + *python.target + ")" : "", python.path));
+  }
+  return notes;
+}
+
+/// What the machine has that is newer than the knowledge base: said, never judged.
+std::vector<std::string> newer_than_rules_notes(const Facts& facts, const Knowledge& knowledge) {
+  std::vector<std::string> notes;
+  const std::string rules = fmt::format("newer than these rules (revision {})", knowledge.revision);
+  const auto newest = [](const auto& list, auto field) {
+    return list.empty() ? std::optional<std::vector<int>>()
+                        : util::version_numbers(field(list.back()));
+  };
+  if (facts.python) {
+    const auto torch =
+        newest(knowledge.torch_releases, [](const TorchRelease& r) { return r.torch; });
+    for (const auto& environment : facts.python->environments) {
+      if (!environment.torch) {
+        continue;
+      }
+      const std::string& version = environment.torch->version;
+      const auto numbers = util::version_numbers(version.substr(0, version.find('+')));
+      if (torch && numbers && *numbers > *torch) {
+        notes.push_back(fmt::format(
+            "torch {} in {} is {}: rocdoc reads its build from its files ({}) but knows neither "
+            "its companions nor its GPU targets, and judges neither",
+            version, environment.site_dir, rules, environment.torch->origin_detail));
+      }
+    }
+  }
+  if (facts.rocm) {
+    const auto version = facts.rocm->opt_rocm_version ? facts.rocm->opt_rocm_version
+                                                      : (facts.rocm->installs.size() == 1
+                                                             ? facts.rocm->installs.front().version
+                                                             : std::nullopt);
+    const auto rocm = newest(knowledge.rocm_releases, [](const RocmRelease& r) { return r.rocm; });
+    const auto numbers =
+        version ? util::version_numbers(version->substr(0, version->find('-'))) : std::nullopt;
+    if (rocm && numbers && numbers->size() >= 2 &&
+        std::vector<int>(numbers->begin(), numbers->begin() + 2) > *rocm) {
+      notes.push_back(
+          fmt::format("ROCm {} is {}: its supported systems, GPUs and drivers are not "
+                      "judged",
+                      *version, rules));
+    }
+  }
+  if (facts.driver && facts.driver->dkms_version &&
+      knowledge.driver_version(*facts.driver->dkms_version) == nullptr) {
+    const auto module = util::version_numbers(*facts.driver->dkms_version);
+    const auto known =
+        newest(knowledge.driver_versions, [](const DriverVersion& d) { return d.module; });
+    if (module && known &&
+        std::vector<int>(module->begin(),
+                         module->begin() + std::min<std::size_t>(3, module->size())) > *known) {
+      notes.push_back(
+          fmt::format("amdgpu driver {} is {}: which ROCm releases it supports is not "
+                      "judged",
+                      *facts.driver->dkms_version, rules));
+    }
+  }
+  if (facts.kfd) {
+    for (const auto& node : facts.kfd->nodes) {
+      if (node.is_gpu() && !node.gfx_target.empty() &&
+          knowledge.target(node.gfx_target) == nullptr &&
+          node.target_source == TargetSource::gfx_target_version) {
+        notes.push_back(fmt::format("KFD node {} reports {}, a GPU target {}: it is not judged",
+                                    node.index, node.gfx_target, rules));
+      }
+    }
+  }
+  if (facts.pci) {
+    for (const auto& device : facts.pci->devices) {
+      if (device.is_amd_gpu() && knowledge.amd_pci_id(device.device) == nullptr) {
+        notes.push_back(
+            fmt::format("AMD GPU 1002:{:04x} at {} is not in these rules (revision {}): "
+                        "its target comes from KFD alone",
+                        device.device, device.bdf, knowledge.revision));
+      }
+    }
   }
   return notes;
 }
@@ -119,11 +201,15 @@ Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelec
   Report report;
   report.tool_version = ROCDOC_VERSION;
   report.rules_origin = knowledge.origin;
+  report.rules_revision = knowledge.revision;
   report.host_kind = host.kind();
   report.host_origin = host.origin();
   const ProbeContext probe_context{host, knowledge, interpreters};
   report.probes = run_probes(probe_context, report.facts);
   report.notes = report_notes(report.facts);
+  for (auto& note : newer_than_rules_notes(report.facts, knowledge)) {
+    report.notes.push_back(std::move(note));
+  }
   GpuInventory inventory = build_gpu_inventory(report.facts, knowledge);
   const CheckContext context{report.facts, knowledge, std::move(inventory.gpus),
                              std::move(inventory.withheld)};

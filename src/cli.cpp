@@ -12,6 +12,7 @@
 #include "rocdoc/report.h"
 #include "src/live_host.h"
 #include "src/render_rules.h"
+#include "src/rules_lookup.h"
 #include "src/snapshot_host.h"
 #include "src/util/strings.h"
 #include "src/util/subprocess.h"
@@ -199,46 +200,50 @@ int run_rules_lint(const RulesOptions& options, std::ostream& out) {
 
 int run_rules_show(const RulesOptions& options, std::ostream& out, std::ostream& err) {
   const Knowledge knowledge = load_rules(options.dir);
-  const std::string first = options.what.empty() ? "" : util::to_lower(options.what.front());
-  if (first == "torch") {
-    if (options.what.size() != 2) {
-      err << "rocdoc: rules show torch takes a version, e.g. rocdoc rules show torch 2.6\n";
-      return k_exit_usage;
-    }
-    if (!render_torch(knowledge, options.what[1], out)) {
-      err << "rocdoc: no torch release " << options.what[1] << " in the knowledge base\n";
-      return k_exit_usage;
-    }
-    return 0;
-  }
-  if (options.what.size() != 1) {
-    err << "rocdoc: rules show takes a gfx target (gfx1031), a PCI device id (73df) or torch "
-           "VERSION\n";
-    return k_exit_usage;
-  }
-  if (const GfxTarget* target = knowledge.target(first)) {
-    render_target(knowledge, *target, out);
-    return 0;
-  }
-  const auto device =
-      util::parse_unsigned(first.rfind("1002:", 0) == 0 ? first.substr(5) : first, 16);
-  if (device && first.size() <= 9) {
-    if (const PciIdEntry* entry = knowledge.amd_pci_id(static_cast<std::uint16_t>(*device))) {
-      render_pci_id(knowledge, *entry, out);
+  const std::string query = util::join(options.what, " ");
+  const RulesLookup found = lookup_rules(knowledge, query);
+  switch (found.kind) {
+    case RulesLookup::Kind::gfx_target:
+      render_target(knowledge, *found.targets.front(), out);
       return 0;
-    }
+    case RulesLookup::Kind::pci_id:
+      render_pci_id(knowledge, *found.pci_ids.front(), out);
+      return 0;
+    case RulesLookup::Kind::product:
+      for (const PciIdEntry* entry : found.pci_ids) {
+        out << fmt::format("1002:{:04x}  {}  ->  {}\n", entry->device, entry->name, entry->gfx);
+      }
+      for (const GfxTarget* target : found.targets) {
+        render_target(knowledge, *target, out);
+      }
+      return 0;
+    case RulesLookup::Kind::torch:
+      if (!render_torch(knowledge, found.text, out)) {
+        err << "rocdoc: no torch release " << found.text << " in these rules (revision "
+            << knowledge.revision << ")\n";
+        return k_exit_usage;
+      }
+      return 0;
+    case RulesLookup::Kind::torch_version:
+      render_torch_version(knowledge, found.text, out);
+      return 0;
+    case RulesLookup::Kind::rocm:
+      render_rocm_release(knowledge, *found.rocm, out);
+      return 0;
+    case RulesLookup::Kind::driver:
+      render_driver(knowledge, *found.driver, out);
+      return 0;
+    case RulesLookup::Kind::newer:
+      out << found.text << " is newer than these rules (revision " << knowledge.revision
+          << "): rocdoc knows nothing about it yet\n";
+      return 0;
+    case RulesLookup::Kind::none:
+      break;
   }
-  std::string best;
-  std::size_t best_distance = 3;
-  for (const auto& target : knowledge.targets) {
-    const std::size_t distance = util::edit_distance(first, target.name);
-    if (distance < best_distance) {
-      best_distance = distance;
-      best = target.name;
-    }
-  }
-  err << "rocdoc: the knowledge base knows nothing called '" << options.what.front() << "'"
-      << (best.empty() ? "" : "; did you mean " + best + "?") << "\n";
+  err << "rocdoc: the knowledge base knows nothing called '" << query << "'"
+      << (found.suggestion.empty() ? "" : "; did you mean " + found.suggestion + "?")
+      << " (rules show takes a gfx target, a PCI id, a product name such as \"RX 7900 XTX\", a "
+         "torch version such as 2.6.0+rocm6.2.4, a ROCm or an amdgpu driver version)\n";
   return k_exit_usage;
 }
 
@@ -289,8 +294,11 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   lint->add_option("dir", rules_options.dir, "Directory of *.yaml rules")
       ->check(CLI::ExistingDirectory);
   CLI::App* show =
-      rules->add_subcommand("show", "Show what the knowledge base knows: gfx1031, 73df, torch 2.6");
-  show->add_option("what", rules_options.what, "gfx target, PCI device id, or: torch VERSION")
+      rules->add_subcommand("show",
+                            "Show what the knowledge base knows: gfx1031, 73df, \"RX 7900 XTX\", "
+                            "2.6.0+rocm6.2.4, torch 2.6, 7.2.1, 6.19.14.31400000");
+  show->add_option("what", rules_options.what,
+                   "gfx target, PCI device id, product name, torch version, ROCm or driver version")
       ->required();
   show->add_option("--rules", rules_options.dir, "Use the rules in DIR")
       ->check(CLI::ExistingDirectory);
@@ -307,7 +315,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     out << app.help("", CLI::AppFormatMode::All);
     return 0;
   } catch (const CLI::CallForVersion&) {
-    out << "rocdoc " << ROCDOC_VERSION << "\n";
+    out << "rocdoc " << ROCDOC_VERSION << " (rules revision " << embedded_knowledge_data().revision
+        << ")\n";
     return 0;
   } catch (const CLI::ParseError& error) {
     err << "rocdoc: " << error.what() << "\nRun 'rocdoc --help' for usage.\n";

@@ -308,7 +308,11 @@ json facts_to_json(const Facts& facts) {
     for (const auto& dir : facts.rocm->ld_library_hip) {
       hip_dirs.push_back({{"dir", dir.dir}, {"version", optional_json(dir.version)}});
     }
-    result["rocm"] = {{"installs", installs},
+    const RocmLayout layout = facts.rocm->layout;
+    result["rocm"] = {{"layout", layout == RocmLayout::therock   ? json("therock")
+                                 : layout == RocmLayout::classic ? json("classic")
+                                                                 : json(nullptr)},
+                      {"installs", installs},
                       {"opt_rocm_target", optional_json(facts.rocm->opt_rocm_target)},
                       {"opt_rocm_version", optional_json(facts.rocm->opt_rocm_version)},
                       {"rocm_path", optional_json(facts.rocm->rocm_path)},

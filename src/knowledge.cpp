@@ -298,7 +298,15 @@ void load_rocm_releases(const RuleText& file, Knowledge& knowledge) {
     }
     for (const auto& os : reader.sequence(entry, "os")) {
       reader.require_map(os, "an os entry");
-      release.os.push_back({reader.text(os, "id"), reader.texts(os, "versions")});
+      OsSupport support{reader.text(os, "id"), reader.texts(os, "versions"),
+                        reader.optional_text(os, "since")};
+      if (!support.since.empty() &&
+          (support.since.rfind(release.rocm + ".", 0) != 0 ||
+           support.since.find_first_not_of("0123456789.") != std::string::npos)) {
+        reader.fail(os["since"], "\"since\" is a point release of ROCm " + release.rocm + " (" +
+                                     release.rocm + ".2), not \"" + support.since + "\"");
+      }
+      release.os.push_back(std::move(support));
     }
     if (entry["library_targets"]) {
       release.library_targets = reader.targets(entry, "library_targets", knowledge);

@@ -42,7 +42,8 @@ std::string plural(int count, std::string_view word) {
   return fmt::format("{} {}{}", count, word, count == 1 ? "" : "s");
 }
 
-void render_header(const Report& report, std::ostream& out, const Style& style) {
+void render_header(const Report& report, std::ostream& out, const Style& style,
+                   Verbosity verbosity) {
   std::string where =
       report.host_kind == HostKind::live ? "this machine" : "snapshot " + report.host_origin;
   if (report.facts.system) {
@@ -53,6 +54,9 @@ void render_header(const Report& report, std::ostream& out, const Style& style) 
   }
   out << style.paint(fmt::format("rocdoc {}", report.tool_version), k_bold) << " · " << where
       << "\n";
+  if (verbosity == Verbosity::verbose) {
+    out << fmt::format("rules: {} (revision {})\n", report.rules_origin, report.rules_revision);
+  }
   for (const auto& note : report.notes) {
     out << style.paint("note:", k_bold) << " " << note << "\n";
   }
@@ -87,7 +91,7 @@ void render_notes(const Report& report, std::ostream& out, const Style& style) {
 
 void render_human(const Report& report, std::ostream& out, Color color, Verbosity verbosity) {
   const Style style{color};
-  render_header(report, out, style);
+  render_header(report, out, style, verbosity);
   std::string_view area;
   for (const auto& record : report.checks) {
     const CheckResult& result = record.result;

@@ -46,7 +46,7 @@ void render_json(const Report& report, std::ostream& out) {
   const json document = {
       {"schema", "rocdoc-report/1"},
       {"tool", {{"name", "rocdoc"}, {"version", report.tool_version}}},
-      {"rules", {{"origin", report.rules_origin}}},
+      {"rules", {{"origin", report.rules_origin}, {"revision", report.rules_revision}}},
       {"host", host},
       {"notes", report.notes},
       {"summary",

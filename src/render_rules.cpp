@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "probes/torch_origin.h"
 #include "src/util/strings.h"
 
 namespace rocdoc {
@@ -91,7 +92,13 @@ bool render_torch(const Knowledge& knowledge, const std::string& prefix, std::os
     out << fmt::format(
         "torch {}: torchvision {}, torchaudio {}{}{}\n", release.torch, release.torchvision,
         release.audio(), release.torchaudio.empty() ? " (no torchaudio of its own)" : "",
-        release.triton_rocm.empty() ? "" : ", pytorch-triton-rocm " + release.triton_rocm);
+        release.triton_rocm.empty()
+            ? ""
+            : fmt::format(", {} {}",
+                          util::version_numbers(release.torch) >= std::vector<int>{2, 10}
+                              ? "triton-rocm"
+                              : "pytorch-triton-rocm",
+                          release.triton_rocm));
     out << "  ROCm indexes: " << util::join(release.rocm_indexes, ", ") << "\n";
     out << "  gfx targets: " << util::join(release.gfx, " ") << "\n";
     for (const auto& [index, targets] : release.gfx_exceptions) {
@@ -116,13 +123,102 @@ void render_pci_id(const Knowledge& knowledge, const PciIdEntry& entry, std::ost
   }
 }
 
+void render_rocm_release(const Knowledge& knowledge, const RocmRelease& release,
+                         std::ostream& out) {
+  out << "ROCm " << release.rocm << "\n";
+  std::vector<std::string> systems;
+  for (const auto& os : release.os) {
+    systems.push_back(os.id + " " + util::join(os.versions, ", "));
+  }
+  out << "  systems: " << util::join(systems, "; ") << "\n";
+  std::vector<std::string> official;
+  for (const auto& target : knowledge.targets) {
+    const auto it = target.rocm.find(release.rocm);
+    if (it != target.rocm.end() && it->second != "unsupported") {
+      official.push_back(target.name + (it->second == "deprecated" ? " (deprecated)" : ""));
+    }
+  }
+  out << "  AMD's GPU support list: "
+      << (official.empty() ? "none recorded" : util::join(official, " ")) << "\n";
+  out << "  libraries have code for: "
+      << (release.library_targets.empty() ? std::string("unknown (AMD's list stands in)")
+                                          : util::join(release.library_targets, " "))
+      << "\n";
+  std::vector<std::string> drivers;
+  for (const auto& driver : knowledge.driver_versions) {
+    if (driver.rocm == release.rocm) {
+      drivers.push_back(driver.module);
+    }
+  }
+  if (!drivers.empty()) {
+    out << "  amdgpu DKMS module: " << util::join(drivers, ", ") << "\n";
+  }
+  std::vector<std::string> wheels;
+  for (const auto& torch : knowledge.torch_releases) {
+    for (const auto& index : torch.rocm_indexes) {
+      if (index == "rocm" + release.rocm || index.rfind("rocm" + release.rocm + ".", 0) == 0) {
+        wheels.push_back(torch.torch + " (" + index + ")");
+      }
+    }
+  }
+  out << "  pytorch.org torch wheels: " << (wheels.empty() ? "none" : util::join(wheels, ", "))
+      << "\n";
+  for (const auto& set : knowledge.amd_wheels) {
+    if (set.rocm == release.rocm) {
+      out << fmt::format("  AMD per-target wheels: torch[device-gfxNNNN]=={} from {}\n", set.torch,
+                         set.index_url);
+    }
+  }
+  for (const auto& wsl : knowledge.wsl_releases) {
+    if (wsl.rocm == release.rocm || wsl.rocm.rfind(release.rocm + ".", 0) == 0) {
+      out << fmt::format("  WSL ({}): {}\n", wsl.rocm,
+                         wsl.supported ? wsl.runtime_library : "no WSL runtime");
+    }
+  }
+  out << "  source: " << release.source << "\n";
+}
+
+void render_driver(const Knowledge& knowledge, const DriverVersion& driver, std::ostream& out) {
+  out << fmt::format("amdgpu DKMS module {}: ships with ROCm {}\n  source: {}\n", driver.module,
+                     driver.rocm, driver.source);
+  if (const RocmRelease* release = knowledge.rocm_release(driver.rocm)) {
+    render_rocm_release(knowledge, *release, out);
+  }
+}
+
+void render_torch_version(const Knowledge& knowledge, const std::string& version,
+                          std::ostream& out) {
+  TorchInstall torch;
+  torch.version = version;
+  const std::string tag =
+      version.find('+') == std::string::npos ? "" : version.substr(version.find('+') + 1);
+  torch.build = tag.rfind("cu", 0) == 0       ? TorchBuild::cuda
+                : tag == "cpu" || tag.empty() ? TorchBuild::cpu
+                                              : TorchBuild::rocm;
+  classify_torch(torch, "", knowledge);
+  out << fmt::format("torch {}: {}\n", version, torch.origin_detail);
+  const std::string base = version.substr(0, version.find('+'));
+  const bool pytorch_org =
+      torch.origin == TorchOrigin::pytorch_org || torch.origin == TorchOrigin::pytorch_org_nightly;
+  if (!pytorch_org && knowledge.torch_release(base) != nullptr) {
+    out << fmt::format(
+        "  not a pytorch.org wheel: pytorch.org's torch {} below is for comparison; "
+        "its companions and targets do not describe this build\n",
+        base);
+  }
+  if (!render_torch(knowledge, base, out)) {
+    out << fmt::format("  torch {} is not in these rules (revision {})\n", base,
+                       knowledge.revision);
+  }
+}
+
 void render_rules_summary(const Knowledge& knowledge, std::ostream& out) {
   out << fmt::format(
-      "rules ({}): {} gfx targets, {} PCI ids, {} ROCm releases, {} driver versions, "
-      "{} torch releases, {} environment variables, {} WSL releases\n",
-      knowledge.origin, knowledge.targets.size(), knowledge.pci_ids.size(),
+      "rules ({}, revision {}): {} gfx targets, {} PCI ids, {} ROCm releases, {} driver versions, "
+      "{} torch releases, {} AMD wheel sets, {} environment variables, {} WSL releases\n",
+      knowledge.origin, knowledge.revision, knowledge.targets.size(), knowledge.pci_ids.size(),
       knowledge.rocm_releases.size(), knowledge.driver_versions.size(),
-      knowledge.torch_releases.size(), knowledge.env_variables.size(),
+      knowledge.torch_releases.size(), knowledge.amd_wheels.size(), knowledge.env_variables.size(),
       knowledge.wsl_releases.size());
 }
 

@@ -16,6 +16,14 @@ void render_target(const Knowledge& knowledge, const GfxTarget& target, std::ost
 bool render_torch(const Knowledge& knowledge, const std::string& prefix, std::ostream& out);
 /// Prints the entry of an AMD PCI device id.
 void render_pci_id(const Knowledge& knowledge, const PciIdEntry& entry, std::ostream& out);
+/// Prints a ROCm release: systems, AMD's GPU list, library targets, drivers, wheels, WSL.
+void render_rocm_release(const Knowledge& knowledge, const RocmRelease& release, std::ostream& out);
+/// Prints an amdgpu driver module version and the ROCm release it ships with.
+void render_driver(const Knowledge& knowledge, const DriverVersion& driver, std::ostream& out);
+/// Prints how rocdoc classifies a torch.__version__ string, then its release if known.
+void render_torch_version(const Knowledge& knowledge, const std::string& version,
+                          std::ostream& out);
+
 /// One line per file kind: how many entries the knowledge base holds.
 void render_rules_summary(const Knowledge& knowledge, std::ostream& out);
 

@@ -123,7 +123,7 @@ void write(std::ostream& out, const rocdoc::Knowledge& k) {
     out << "  k.rocm_releases.push_back(RocmRelease{.rocm = " << literal(r.rocm) << ", .os = {";
     for (const auto& os : r.os) {
       out << "OsSupport{.id = " << literal(os.id) << ", .versions = " << literals(os.versions)
-          << "},";
+          << ", .since = " << literal(os.since) << "},";
     }
     out << "}, .source = " << literal(r.source)
         << ", .library_targets = " << literals(r.library_targets) << "});\n";

@@ -226,8 +226,17 @@ struct HipLibraryDir {
   std::optional<std::string> version;  ///< of the ROCm it belongs to (<dir>/../.info/version)
 };
 
+/// How ROCm is laid out under /opt.
+enum class RocmLayout {
+  none,     ///< no ROCm under /opt
+  classic,  ///< /opt/rocm-X.Y.Z, /opt/rocm linking to one of them (ROCm up to 7.2)
+  therock,  ///< /opt/rocm/core-X.Y with /opt/rocm/core and /opt/rocm/{bin,lib,...} as
+            ///< alternatives links (TheRock: ROCm 7.14 and later)
+};
+
 struct RocmFacts {
-  std::vector<RocmInstall> installs;            ///< /opt/rocm-* directories, sorted
+  RocmLayout layout = RocmLayout::none;
+  std::vector<RocmInstall> installs;            ///< /opt/rocm-* (or /opt/rocm/core-*) directories
   std::optional<std::string> opt_rocm_target;   ///< where the /opt/rocm link points
   std::optional<std::string> opt_rocm_version;  ///< version of what /opt/rocm is
   std::optional<std::string> rocm_path;         ///< ROCM_PATH

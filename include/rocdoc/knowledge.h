@@ -96,6 +96,7 @@ struct AmdWheelSet {
 struct OsSupport {
   std::string id;                     ///< os-release ID
   std::vector<std::string> versions;  ///< VERSION_ID prefixes
+  std::string since;  ///< first point release of the ROCm minor that lists them ("6.4.2"); "" all
 };
 
 struct RocmRelease {

@@ -37,6 +37,7 @@ struct Summary {
 struct Report {
   std::string tool_version;
   std::string rules_origin;
+  std::string rules_revision;  ///< date of the newest source the rules encode
   HostKind host_kind = HostKind::live;
   std::string host_origin;
   Facts facts;

@@ -38,6 +38,9 @@ const AmdGpu* main_gpu(const CheckContext& context) {
 /// nearest that includes the GPU's target (or the newest).
 const TorchRelease* rocm_release_for(const CheckContext& context,
                                      const std::optional<std::string>& version) {
+  if (version && newer_than_rules(context.knowledge, *version)) {
+    return nullptr;  // never a pip line that would downgrade a torch newer than the rules
+  }
   const AmdGpu* gpu = main_gpu(context);
   const auto includes_gpu = [&](const TorchRelease& release) {
     return gpu == nullptr || std::find(release.gfx.begin(), release.gfx.end(), gpu->target->name) !=
@@ -85,10 +88,19 @@ std::vector<Fix> reinstall_fixes(const CheckContext& context,
                      environment.site_dir == "/usr/lib/python3/dist-packages"
                          ? " in a virtual environment (python3 -m venv ~/venv)"
                          : ""),
-         pip_install_line(*release, environment.site_dir == "/usr/lib/python3/dist-packages"
-                                        ? "python3"
-                                        : python),
+         pip_install_line(
+             *release,
+             environment.site_dir == "/usr/lib/python3/dist-packages" ? "python3" : python,
+             main_gpu(context) != nullptr ? main_gpu(context)->target->name : ""),
          false});
+  } else if (newer_than_rules(context.knowledge, environment.torch->version)) {
+    fix.push_back(
+        {fmt::format(
+             "torch {} is newer than these rules (revision {}): install its ROCm build from "
+             "the index pytorch.org's selector gives for it (https://pytorch.org/get-started/"
+             "locally/)",
+             base_version(environment.torch->version), context.knowledge.revision),
+         "", false});
   }
   return fix;
 }

@@ -18,12 +18,21 @@ std::string os_name(const SystemFacts& system) {
   return pretty != os.end() ? pretty->second : "this distribution";
 }
 
-bool os_matches(const RocmRelease& release, const std::string& id, const std::string& version) {
+/// The release lists this OS version; `installed` ("6.4.1-83") decides entries that start at a
+/// point release (SLES 15 SP7 from 6.4.2). An unknown point release counts as listed.
+bool os_matches(const RocmRelease& release, const std::string& id, const std::string& version,
+                const std::optional<std::string>& installed = std::nullopt) {
   return std::any_of(release.os.begin(), release.os.end(), [&](const OsSupport& os) {
-    return os.id == id &&
-           std::any_of(os.versions.begin(), os.versions.end(), [&](const std::string& v) {
-             return version == v || version.rfind(v + ".", 0) == 0;
-           });
+    const bool listed =
+        os.id == id &&
+        std::any_of(os.versions.begin(), os.versions.end(), [&](const std::string& v) {
+          return version == v || version.rfind(v + ".", 0) == 0;
+        });
+    if (!listed || os.since.empty() || !installed) {
+      return listed;
+    }
+    return !(util::version_numbers(installed->substr(0, installed->find('-'))) <
+             util::version_numbers(os.since));
   });
 }
 
@@ -163,7 +172,12 @@ CheckResult rocm_os_unsupported(const CheckContext& context) {
   const std::string evidence_line =
       fmt::format("{} (ID={}, VERSION_ID={}), kernel {}; ROCm {}", os_name(system), id->second,
                   version->second, system.uname.release, *active);
-  if (os_matches(*release, id->second, version->second)) {
+  const RocmFacts& rocm = *context.facts.rocm;
+  const std::optional<std::string> installed = rocm.opt_rocm_version ? rocm.opt_rocm_version
+                                               : rocm.installs.size() == 1
+                                                   ? rocm.installs.front().version
+                                                   : std::nullopt;
+  if (os_matches(*release, id->second, version->second, installed)) {
     return pass(fmt::format("ROCm {} supports {}", *active, os_name(system)), {evidence_line});
   }
   std::vector<std::string> supported;

@@ -344,9 +344,12 @@ bool OverrideProblem::left_to_override_check() const {
 
 const TorchRelease* release_for_target(const Knowledge& knowledge, const std::string& target,
                                        const std::optional<std::string>& current) {
+  if (current && newer_than_rules(knowledge, *current)) {
+    return nullptr;  // every release the rules know would be a downgrade
+  }
   const TorchRelease* best = nullptr;
   for (const auto& release : knowledge.torch_releases) {
-    if (!supports(release.gfx, target)) {
+    if (!index_for_target(release, target)) {
       continue;
     }
     if (!current) {
@@ -361,10 +364,47 @@ const TorchRelease* release_for_target(const Knowledge& knowledge, const std::st
   return best;
 }
 
-std::string pip_install_line(const TorchRelease& release, const std::string& python) {
+std::optional<std::string> index_for_target(const TorchRelease& release,
+                                            const std::string& target) {
+  for (auto it = release.rocm_indexes.rbegin(); it != release.rocm_indexes.rend(); ++it) {
+    if (supports(release.targets_for(*it), target)) {
+      return *it;
+    }
+  }
+  return std::nullopt;
+}
+
+bool newer_than_rules(const Knowledge& knowledge, const std::string& version) {
+  return !knowledge.torch_releases.empty() &&
+         util::version_numbers(base_version(version)) >
+             util::version_numbers(knowledge.torch_releases.back().torch);
+}
+
+const AmdWheelSet* amd_wheels_for(const Knowledge& knowledge, const std::string& target) {
+  for (auto it = knowledge.amd_wheels.rbegin(); it != knowledge.amd_wheels.rend(); ++it) {
+    if (supports(it->devices, target)) {
+      return &*it;
+    }
+  }
+  return nullptr;
+}
+
+std::string amd_wheel_install_line(const AmdWheelSet& set, const std::string& target,
+                                   const std::string& python) {
+  return fmt::format(
+      "{} -m pip install --index-url {} \"torch[device-{}]=={}\" \"torchvision[device-{}]=={}\" "
+      "\"torchaudio=={}\"",
+      python, set.index_url, target, set.torch, target, set.torchvision, set.torchaudio);
+}
+
+std::string pip_install_line(const TorchRelease& release, const std::string& python,
+                             const std::string& target) {
+  const std::string index =
+      target.empty() ? release.rocm_indexes.back()
+                     : index_for_target(release, target).value_or(release.rocm_indexes.back());
   return fmt::format("{} -m pip install torch=={} torchvision=={} torchaudio=={} --index-url {}{}",
                      python, release.torch, release.torchvision, release.audio(), k_index_url,
-                     release.rocm_indexes.back());
+                     index);
 }
 
 std::string python_of(const PythonEnvironment* environment) {
@@ -394,7 +434,15 @@ std::vector<Fix> remedy_for(const CheckContext& context, const AmdGpu& gpu,
   if (const TorchRelease* release = release_for_target(context.knowledge, target.name, current)) {
     fix.push_back({fmt::format("Install torch {}, whose official ROCm wheels include {}",
                                release->torch, target.name),
-                   pip_install_line(*release, python_of(environment)), false});
+                   pip_install_line(*release, python_of(environment), target.name), false});
+  } else if (const AmdWheelSet* set = amd_wheels_for(context.knowledge, target.name);
+             set != nullptr && !(current && newer_than_rules(context.knowledge, *current))) {
+    fix.push_back(
+        {fmt::format("No pytorch.org wheel has {}; AMD builds torch per GPU target: install its "
+                     "{} build (ROCm {} user space comes with it; the kernel driver must support "
+                     "ROCm {})",
+                     target.name, target.name, set->rocm, set->rocm),
+         amd_wheel_install_line(*set, target.name, python_of(environment)), false});
   }
   const auto& known = target.override_value;
   if (known && known->verdict == OverrideVerdict::works) {
@@ -409,7 +457,13 @@ std::vector<Fix> remedy_for(const CheckContext& context, const AmdGpu& gpu,
                      known->unneeded_since_torch),
          "export HSA_OVERRIDE_GFX_VERSION=" + known->value, false});
   }
-  if (fix.empty()) {
+  if (fix.empty() && current && newer_than_rules(context.knowledge, *current)) {
+    fix.push_back(
+        {fmt::format("torch {} is newer than these rules (revision {}): check pytorch.org "
+                     "and AMD's wheel indexes for a build with {} code",
+                     base_version(*current), context.knowledge.revision, target.name),
+         "", false});
+  } else if (fix.empty()) {
     std::string why = known && !known->note.empty() ? " " + known->note : std::string();
     fix.push_back({fmt::format("No supported path: no official wheel has {} and no override is "
                                "safe.{} The only route is building PyTorch from source for it:",

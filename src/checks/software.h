@@ -93,8 +93,22 @@ std::optional<OverrideProblem> override_problem(const CheckContext& context, con
 /// The torch release to install for a target, nearest to `current` (a version) when given.
 const TorchRelease* release_for_target(const Knowledge& knowledge, const std::string& target,
                                        const std::optional<std::string>& current);
-/// `<python> -m pip install torch==X torchvision==Y torchaudio==Z --index-url …/rocmA.B`.
-std::string pip_install_line(const TorchRelease& release, const std::string& python);
+/// `<python> -m pip install torch==X torchvision==Y torchaudio==Z --index-url …/rocmA.B`: the
+/// release's newest index, or the newest whose wheels have code for `target` when given.
+std::string pip_install_line(const TorchRelease& release, const std::string& python,
+                             const std::string& target = "");
+/// The newest of a release's indexes whose wheels have code for the target; nullopt if none.
+std::optional<std::string> index_for_target(const TorchRelease& release, const std::string& target);
+
+/// A torch version newer than every release the rules know ("newer than these rules"): no
+/// pip line ever proposes an older torch for it.
+bool newer_than_rules(const Knowledge& knowledge, const std::string& version);
+
+/// The newest of AMD's per-target wheel sets with a [device-<target>] extra; null if none.
+const AmdWheelSet* amd_wheels_for(const Knowledge& knowledge, const std::string& target);
+/// `<python> -m pip install --index-url URL "torch[device-gfxN]==V" "torchvision[…]==V" "torchaudio==V"`.
+std::string amd_wheel_install_line(const AmdWheelSet& set, const std::string& target,
+                                   const std::string& python);
 /// The interpreter of an environment, for pip commands ("'/home/alice/venv/bin/python3'").
 std::string python_of(const PythonEnvironment* environment);
 

@@ -171,12 +171,18 @@ TEST_CASE("a DKMS driver four releases from the user space is flagged", "[checks
 
 // ---- the software half: exact remedies --------------------------------------------------
 
-TEST_CASE("gfx1031 without an override gets the 10.3.0 override, said to be unofficial",
+TEST_CASE("gfx1031 gets AMD's per-target wheel, then the 10.3.0 override said to be unofficial",
           "[checks][arch]") {
   const CheckResult r = result_of("rx6700xt-no-override", "arch.unsupported");
   CHECK(r.status == Status::fail);
-  CHECK(commands(r) == std::vector<std::string>{"export HSA_OVERRIDE_GFX_VERSION=10.3.0"});
-  CHECK(r.fix.front().description.find("unofficial") != std::string::npos);
+  CHECK(
+      commands(r) ==
+      std::vector<std::string>{
+          "'/home/alice/venv/bin/python3' -m pip install --index-url "
+          "https://stable.repo.amd.com/rocm/whl-next/ \"torch[device-gfx1031]==2.13.0+rocm10.0.0\" "
+          "\"torchvision[device-gfx1031]==0.28.0+rocm10.0.0\" \"torchaudio==2.11.0.2+rocm10.0.0\"",
+          "export HSA_OVERRIDE_GFX_VERSION=10.3.0"});
+  CHECK(r.fix.back().description.find("unofficial") != std::string::npos);
   CHECK(result_of("rx6700xt-override-10-3-0", "arch.unsupported").status == Status::pass);
 }
 
@@ -422,4 +428,18 @@ TEST_CASE("python3 on PATH that rocdoc cannot follow is said at the top", "[chec
   REQUIRE(report.notes.size() == 1);
   CHECK(report.notes.front().find("/home/alice/.asdf/shims/python3") != std::string::npos);
   CHECK(fixture("pyenv-shims-torch").notes.empty());
+}
+
+TEST_CASE("SLES 15 SP7 is listed from ROCm 6.4.2, not 6.4.0", "[checks][rocm]") {
+  for (const auto& [version, status] : std::vector<std::pair<std::string, Status>>{
+           {"6.4.1-83", Status::warn}, {"6.4.2-120", Status::pass}}) {
+    INFO(version);
+    test::TempSnapshot snap;
+    snap.manifest(R"({"format": "rocdoc-snapshot/1", "links": {"/opt/rocm": "/opt/rocm-6.4"}})");
+    snap.file("/etc/os-release", "NAME=\"SLES\"\nVERSION_ID=\"15.7\"\nID=\"sles\"\n");
+    snap.file("/opt/rocm-6.4/.info/version", version + "\n");
+    const SnapshotHost host(snap.dir());
+    const Report report = run_report(host, knowledge(), {});
+    CHECK(result(report, "rocm.os-unsupported").status == status);
+  }
 }

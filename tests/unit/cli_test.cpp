@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
+#include "rocdoc/knowledge.h"
 #include "src/cli.h"
 #include "tests/unit/test_support.h"
 
@@ -69,7 +70,10 @@ TEST_CASE("list-checks, --version and --help exit 0", "[cli]") {
   const Run list = cli({"list-checks"});
   CHECK(list.code == 0);
   CHECK(list.out.find("perm.relogin") != std::string::npos);
-  CHECK(cli({"--version"}).out == std::string("rocdoc ") + ROCDOC_VERSION + "\n");
+  // The rules' revision is part of the version: a report is only as current as its rules.
+  CHECK(cli({"--version"}).out == std::string("rocdoc ") + ROCDOC_VERSION + " (rules revision " +
+                                      rocdoc::embedded_knowledge_data().revision + ")\n");
+  CHECK(rocdoc::embedded_knowledge_data().revision == "2026-11-26");
   const Run help = cli({"check", "--help"});
   CHECK(help.code == 0);
   CHECK(help.out.find("--fail-on") != std::string::npos);
@@ -126,4 +130,44 @@ TEST_CASE("the python option cannot go with a snapshot", "[cli]") {
   const Run run = cli({"check", "--root", k_fixture, "--python", "/usr/bin/python3"});
   CHECK(run.code == 2);
   CHECK(run.err.find("cannot go with --root") != std::string::npos);
+}
+
+TEST_CASE("rules show takes what users have in hand", "[cli][rules]") {
+  using Catch::Matchers::Contains;
+  using Catch::Matchers::StartsWith;
+  // Marketing names.
+  CHECK_THAT(cli({"rules", "show", "RX", "7900", "XTX"}).out, Contains("->  gfx1100"));
+  CHECK_THAT(cli({"rules", "show", "Radeon 780M"}).out, Contains("gfx1103  (KFD"));
+  CHECK_THAT(cli({"rules", "show", "Radeon 8060S"}).out, Contains("gfx1151  (KFD"));
+  // torch.__version__ strings: the build's origin first.
+  CHECK_THAT(cli({"rules", "show", "2.6.0+rocm6.2.4"}).out,
+             StartsWith("torch 2.6.0+rocm6.2.4: pytorch.org wheel (rocm6.2.4 index)"));
+  CHECK_THAT(cli({"rules", "show", "2.9.1+rocm7.2.0.git7e1940d4"}).out,
+             Contains("not a pytorch.org wheel"));
+  CHECK_THAT(cli({"rules", "show", "torch", "2.14"}).out, Contains("triton-rocm 3.8.0"));
+  // ROCm and driver versions.
+  CHECK_THAT(cli({"rules", "show", "7.2.1"}).out, StartsWith("ROCm 7.2\n"));
+  CHECK_THAT(cli({"rules", "show", "rocm", "10.1"}).out, StartsWith("ROCm 10.1\n"));
+  CHECK_THAT(cli({"rules", "show", "6.19.14.31400000"}).out,
+             StartsWith("amdgpu DKMS module 6.19.14: ships with ROCm 7.14"));
+  CHECK_THAT(cli({"rules", "show", "11.0"}).out, Contains("newer than these rules (revision"));
+  const Run unknown = cli({"rules", "show", "Voodoo 5"});
+  CHECK(unknown.code == 2);
+  CHECK_THAT(unknown.err, Contains("knows nothing called 'Voodoo 5'"));
+}
+
+TEST_CASE("corrected facts, as rules show prints them", "[cli][rules]") {
+  using Catch::Matchers::Contains;
+  // gfx1035: the only primary report shows silently wrong results.
+  CHECK_THAT(cli({"rules", "show", "gfx1035"}).out,
+             Contains("HSA_OVERRIDE_GFX_VERSION=10.3.0: DANGEROUS - never use"));
+  // Krackan2 is gfx1153, not gfx1152.
+  CHECK_THAT(cli({"rules", "show", "1902"}).out,
+             Contains("Krackan2 iGPU (Radeon 840M / 820M)  ->  gfx1153"));
+  CHECK_THAT(cli({"rules", "show", "gfx1153"}).out, Contains("KFD gfx_target_version 110503"));
+  // 2.14: the rocm7.14 wheels have no gfx900/gfx906 code.
+  CHECK_THAT(cli({"rules", "show", "torch", "2.14.1"}).out,
+             Contains("rocm7.14 wheels: gfx908 gfx90a gfx942"));
+  // ROCm 7.14 lists Strix Halo (gfx1151) and Gorgon Point (gfx1153).
+  CHECK_THAT(cli({"rules", "show", "7.14"}).out, Contains("gfx1151 gfx1153"));
 }
