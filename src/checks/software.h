@@ -106,7 +106,8 @@ bool newer_than_rules(const Knowledge& knowledge, const std::string& version);
 
 /// The newest of AMD's per-target wheel sets with a [device-<target>] extra; null if none.
 const AmdWheelSet* amd_wheels_for(const Knowledge& knowledge, const std::string& target);
-/// `<python> -m pip install --index-url URL "torch[device-gfxN]==V" "torchvision[…]==V" "torchaudio==V"`.
+/// `<python> -m pip install --index-url URL "torch[device-gfxN]==V" "torchvision[…]==V"
+/// "torchaudio==V"`.
 std::string amd_wheel_install_line(const AmdWheelSet& set, const std::string& target,
                                    const std::string& python);
 /// The interpreter of an environment, for pip commands ("'/home/alice/venv/bin/python3'").
