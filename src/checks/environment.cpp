@@ -210,6 +210,14 @@ CheckResult env_visible_devices(const CheckContext& context) {
     if (view.shadowed) {
       evidence.push_back("CUDA_VISIBLE_DEVICES is ignored: HIP_VISIBLE_DEVICES wins over it");
     }
+    const auto rocm = loaded_rocm(context);
+    if (view.hip->variable == "CUDA_VISIBLE_DEVICES" && rocm &&
+        util::version_numbers(*rocm) >= util::version_numbers("10.0")) {
+      evidence.push_back(fmt::format(
+          "ROCm {}'s documentation no longer lists CUDA_VISIBLE_DEVICES for HIP "
+          "(rocm-systems#10473); HIP still reads it, but HIP_VISIBLE_DEVICES is the name to use",
+          *rocm));
+    }
     if (auto problem = mask_problem(*view.hip, view.agents.size(), MaskLayer::hip)) {
       problems.push_back(std::move(*problem));
       fix.push_back(corrected_mask(*view.hip, view.agents, MaskLayer::hip));
