@@ -96,8 +96,13 @@ CheckResult arch_unsupported(const CheckContext& context) {
           code ? "has code in" : "has NO code in", judge.what,
           code && !official ? ", but is not on " + judge.official_what : ""));
       if (!code) {
+        const bool library_gap = contains(judge.library_gaps, effective);
         problems.push_back(
-            fmt::format("no code for {} ({}) in {}{}", effective, gpu.name, judge.what,
+            fmt::format("no code for {} ({}) in {}{}{}", effective, gpu.name, judge.what,
+                        library_gap ? fmt::format(" (torch has {} kernels, but the ROCm {} "
+                                                  "libraries it bundles have none: rocBLAS fails)",
+                                                  effective, judge.bundled_rocm)
+                                    : "",
                         hide_it ? ", an integrated GPU that HIP enumerates beside the discrete "
                                   "one (often as device 0)"
                                 : ""));
@@ -112,8 +117,15 @@ CheckResult arch_unsupported(const CheckContext& context) {
     }
   }
   if (!problems.empty()) {
+    // Eight identical GPUs without code are one problem, said once.
+    std::vector<std::string> distinct;
+    for (auto& problem : problems) {
+      if (std::find(distinct.begin(), distinct.end(), problem) == distinct.end()) {
+        distinct.push_back(std::move(problem));
+      }
+    }
     return finding(Severity::error,
-                   util::join(problems, "; ") +
+                   util::join(distinct, "; ") +
                        ": hipErrorNoBinaryForGpu (\"invalid device function\") is coming",
                    evidence, fix);
   }

@@ -360,10 +360,14 @@ CheckResult driver_version(const CheckContext& context) {
   const std::vector<std::string> evidence = {
       fmt::format("amdgpu DKMS {} ships with ROCm {} ({})", kernel->module, kernel->rocm,
                   kernel->source),
-      fmt::format("ROCm user space {}{}", *user_space,
-                  context.facts.rocm->opt_rocm_target
-                      ? " (/opt/rocm -> " + *context.facts.rocm->opt_rocm_target + ")"
-                      : "")};
+      fmt::format(
+          "ROCm user space {}{}", *user_space,
+          context.facts.rocm->opt_rocm_target
+              ? fmt::format(" ({} -> {})",
+                            context.facts.rocm->layout == RocmLayout::therock ? "/opt/rocm/core"
+                                                                              : "/opt/rocm",
+                            *context.facts.rocm->opt_rocm_target)
+              : "")};
   if (std::abs(*kernel_index - *user_index) <= window) {
     return pass(
         fmt::format("driver of ROCm {} supports ROCm {} user space", kernel->rocm, *user_space),

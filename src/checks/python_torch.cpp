@@ -43,8 +43,8 @@ const TorchRelease* rocm_release_for(const CheckContext& context,
   }
   const AmdGpu* gpu = main_gpu(context);
   const auto includes_gpu = [&](const TorchRelease& release) {
-    return gpu == nullptr || std::find(release.gfx.begin(), release.gfx.end(), gpu->target->name) !=
-                                 release.gfx.end();
+    return gpu == nullptr ||
+           index_for_target(context.knowledge, release, gpu->target->name).has_value();
   };
   if (version) {
     const TorchRelease* same = context.knowledge.torch_release(*version);
@@ -72,7 +72,9 @@ std::vector<Fix> reinstall_fixes(const CheckContext& context,
                    "sudo apt remove python3-torch", true});
   } else {
     fix.push_back({fmt::format("Remove the wrong build from {}", environment.site_dir),
-                   python + " -m pip uninstall -y torch torchvision torchaudio", false});
+                   python + " -m pip uninstall -y torch torchvision torchaudio" +
+                       (environment.package("triton") != nullptr ? " triton" : ""),
+                   false});
   }
   if (const PythonEnvironment* good = first_rocm_torch(context.facts)) {
     fix.push_back(
@@ -91,7 +93,10 @@ std::vector<Fix> reinstall_fixes(const CheckContext& context,
          pip_install_line(
              *release,
              environment.site_dir == "/usr/lib/python3/dist-packages" ? "python3" : python,
-             main_gpu(context) != nullptr ? main_gpu(context)->target->name : ""),
+             main_gpu(context) != nullptr
+                 ? index_for_target(context.knowledge, *release, main_gpu(context)->target->name)
+                       .value_or("")
+                 : ""),
          false});
   } else if (newer_than_rules(context.knowledge, environment.torch->version)) {
     fix.push_back(

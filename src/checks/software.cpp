@@ -35,6 +35,16 @@ int distance(const std::vector<TorchRelease>& releases, const TorchRelease& a,
   return std::abs(position(a.torch) - position(b));
 }
 
+/// The ROCm release whose libraries an index's wheels bundle: "rocm7.2" → 7.2. The rocm7.14
+/// wheels (TheRock) bundle none: they depend on the rocm pip packages.
+std::optional<std::string> bundled_rocm(const std::string& index) {
+  const auto release = major_minor(index.substr(4));
+  if (!release || util::version_numbers(*release) >= util::version_numbers("7.14")) {
+    return std::nullopt;
+  }
+  return release;
+}
+
 }  // namespace
 
 std::string local_tag(const std::string& version) {
@@ -157,7 +167,18 @@ std::vector<Judge> support_judges(const CheckContext& context) {
       } else if (is_other_rocm_build(torch)) {
         continue;  // not a pytorch.org wheel: the matrix says nothing about its targets
       } else if (const TorchRelease* release = knowledge.torch_release(torch.version)) {
-        judge.targets = release->targets_for(wheel_index(torch).value_or(""));
+        const std::string index = wheel_index(torch).value_or("");
+        judge.targets = release->targets_for(index);
+        if (torch.bundles_hip) {
+          const auto with_libraries = wheel_targets(knowledge, *release, index);
+          for (const auto& target : judge.targets) {
+            if (!supports(with_libraries, target)) {
+              judge.library_gaps.push_back(target);
+            }
+          }
+          judge.targets = with_libraries;
+          judge.bundled_rocm = bundled_rocm(index).value_or("");
+        }
       } else {
         continue;  // a torch the knowledge base does not know: no verdict
       }
@@ -349,7 +370,7 @@ const TorchRelease* release_for_target(const Knowledge& knowledge, const std::st
   }
   const TorchRelease* best = nullptr;
   for (const auto& release : knowledge.torch_releases) {
-    if (!index_for_target(release, target)) {
+    if (!index_for_target(knowledge, release, target)) {
       continue;
     }
     if (!current) {
@@ -364,10 +385,24 @@ const TorchRelease* release_for_target(const Knowledge& knowledge, const std::st
   return best;
 }
 
-std::optional<std::string> index_for_target(const TorchRelease& release,
+std::vector<std::string> wheel_targets(const Knowledge& knowledge, const TorchRelease& release,
+                                       const std::string& index) {
+  std::vector<std::string> targets = release.targets_for(index);
+  const auto rocm = bundled_rocm(index);
+  const RocmRelease* libraries = rocm ? knowledge.rocm_release(*rocm) : nullptr;
+  if (libraries == nullptr || libraries->library_targets.empty()) {
+    return targets;
+  }
+  std::erase_if(targets, [&](const std::string& target) {
+    return !supports(libraries->library_targets, target.substr(0, target.find(':')));
+  });
+  return targets;
+}
+
+std::optional<std::string> index_for_target(const Knowledge& knowledge, const TorchRelease& release,
                                             const std::string& target) {
   for (auto it = release.rocm_indexes.rbegin(); it != release.rocm_indexes.rend(); ++it) {
-    if (supports(release.targets_for(*it), target)) {
+    if (supports(wheel_targets(knowledge, release, *it), target)) {
       return *it;
     }
   }
@@ -398,10 +433,8 @@ std::string amd_wheel_install_line(const AmdWheelSet& set, const std::string& ta
 }
 
 std::string pip_install_line(const TorchRelease& release, const std::string& python,
-                             const std::string& target) {
-  const std::string index =
-      target.empty() ? release.rocm_indexes.back()
-                     : index_for_target(release, target).value_or(release.rocm_indexes.back());
+                             const std::string& index_wanted) {
+  const std::string& index = index_wanted.empty() ? release.rocm_indexes.back() : index_wanted;
   return fmt::format("{} -m pip install torch=={} torchvision=={} torchaudio=={} --index-url {}{}",
                      python, release.torch, release.torchvision, release.audio(), k_index_url,
                      index);
@@ -432,9 +465,12 @@ std::vector<Fix> remedy_for(const CheckContext& context, const AmdGpu& gpu,
                                                  ? std::optional(environment->torch->version)
                                                  : std::nullopt;
   if (const TorchRelease* release = release_for_target(context.knowledge, target.name, current)) {
-    fix.push_back({fmt::format("Install torch {}, whose official ROCm wheels include {}",
-                               release->torch, target.name),
-                   pip_install_line(*release, python_of(environment), target.name), false});
+    fix.push_back(
+        {fmt::format("Install torch {}, whose official ROCm wheels include {}", release->torch,
+                     target.name),
+         pip_install_line(*release, python_of(environment),
+                          index_for_target(context.knowledge, *release, target.name).value_or("")),
+         false});
   } else if (const AmdWheelSet* set = amd_wheels_for(context.knowledge, target.name);
              set != nullptr && !(current && newer_than_rules(context.knowledge, *current))) {
     fix.push_back(

@@ -38,6 +38,9 @@ const PythonEnvironment* first_rocm_torch(const Facts& facts);
 struct Judge {
   std::string what;                  ///< "torch 2.6.0+rocm6.2.4 in /home/alice/venv/..."
   std::vector<std::string> targets;  ///< targets it has code for
+  /// Targets torch has kernels for but its bundled ROCm's libraries do not, and which ROCm.
+  std::vector<std::string> library_gaps;
+  std::string bundled_rocm;
   const PythonEnvironment* environment = nullptr;
   /// AMD's official support list for the ROCm release behind it; nullopt when unknown.
   std::optional<std::vector<std::string>> official;
@@ -93,12 +96,18 @@ std::optional<OverrideProblem> override_problem(const CheckContext& context, con
 /// The torch release to install for a target, nearest to `current` (a version) when given.
 const TorchRelease* release_for_target(const Knowledge& knowledge, const std::string& target,
                                        const std::optional<std::string>& current);
-/// `<python> -m pip install torch==X torchvision==Y torchaudio==Z --index-url …/rocmA.B`: the
-/// release's newest index, or the newest whose wheels have code for `target` when given.
+/// `<python> -m pip install torch==X torchvision==Y torchaudio==Z --index-url …/<index>`; the
+/// release's newest index when `index` is empty.
 std::string pip_install_line(const TorchRelease& release, const std::string& python,
-                             const std::string& target = "");
+                             const std::string& index = "");
+/// The targets an index's wheels have code for: torch's kernels (PYTORCH_ROCM_ARCH) and, when
+/// the wheels bundle a ROCm whose libraries the rules know, that ROCm's rocBLAS kernels too
+/// (torch 2.8+rocm6.4 lists gfx906, but its bundled rocBLAS has no gfx906 kernels).
+std::vector<std::string> wheel_targets(const Knowledge& knowledge, const TorchRelease& release,
+                                       const std::string& index);
 /// The newest of a release's indexes whose wheels have code for the target; nullopt if none.
-std::optional<std::string> index_for_target(const TorchRelease& release, const std::string& target);
+std::optional<std::string> index_for_target(const Knowledge& knowledge, const TorchRelease& release,
+                                            const std::string& target);
 
 /// A torch version newer than every release the rules know ("newer than these rules"): no
 /// pip line ever proposes an older torch for it.

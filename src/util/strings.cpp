@@ -133,7 +133,11 @@ std::optional<std::vector<int>> version_numbers(std::string_view version) {
   std::vector<int> numbers;
   for (const auto part : split(version.substr(0, version.find('+')), '.')) {
     const auto value = parse_unsigned(part.substr(0, part.find_first_not_of("0123456789")));
-    if (!value) {
+    if (!numbers.empty() &&
+        (part.rfind("dev", 0) == 0 || part.rfind("post", 0) == 0 || part.rfind("rc", 0) == 0)) {
+      break;  // "2.15.0.dev20260926": PEP 440's .devN/.postN/.rcN end the release numbers
+    }
+    if (!value || *value > 0x7fffffff) {
       return std::nullopt;
     }
     numbers.push_back(static_cast<int>(*value));

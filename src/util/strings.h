@@ -26,8 +26,9 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
 /// "/a/b/" → "/a"; "/a" → "/"; an absolute path's parent directory.
 std::string parent_path(std::string_view path);
 
-/// "2.10.0" → {2, 10, 0}; a part such as "0a0" counts by its leading number; nullopt when a
-/// part has none. Anything after '+' (a local version) is ignored.
+/// "2.10.0" → {2, 10, 0}; a part such as "0a0" counts by its leading number; a .devN, .postN
+/// or .rcN part ends them ("2.15.0.dev20260926" → {2, 15, 0}); nullopt when another part has
+/// none. Anything after '+' (a local version) is ignored.
 std::optional<std::vector<int>> version_numbers(std::string_view version);
 
 /// Damerau-free Levenshtein distance, for did-you-mean.

@@ -233,9 +233,47 @@ TEST_CASE("a CUDA wheel is replaced by the ROCm build of the same torch version"
   CHECK(r.status == Status::fail);
   CHECK(commands(r) ==
         std::vector<std::string>{
-            "'/home/alice/venv/bin/python3' -m pip uninstall -y torch torchvision torchaudio",
+            // PyPI's CUDA triton goes too: left beside the ROCm torch it breaks torch.compile.
+            "'/home/alice/venv/bin/python3' -m pip uninstall -y torch torchvision torchaudio "
+            "triton",
             "'/home/alice/venv/bin/python3' -m pip install torch==2.6.0 torchvision==0.21.0 "
             "torchaudio==2.6.0 --index-url https://download.pytorch.org/whl/rocm6.2.4"});
+}
+
+TEST_CASE("a wheel whose bundled rocBLAS lacks the target is not code for it", "[checks][arch]") {
+  // torch 2.14.1's rocm7.14 wheels have no gfx906 kernels; its rocm7.2 wheels list gfx906 but
+  // bundle ROCm 7.2's rocBLAS, which has none (rules/rocm_releases.yaml library_targets): the
+  // remedy is the newest wheel whose bundled ROCm (6.3) still has gfx906 kernels.
+  const CheckResult r = result_of("mi50-torch214-rocm714-no-code", "arch.unsupported");
+  CHECK(r.status == Status::fail);
+  CHECK(commands(r) ==
+        std::vector<std::string>{"'/home/alice/venv/bin/python3' -m pip install torch==2.9.1 "
+                                 "torchvision==0.24.1 torchaudio==2.9.1 --index-url "
+                                 "https://download.pytorch.org/whl/rocm6.3"});
+  const CheckResult krackan = result_of("krackan2-gfx1153-amd-device-wheel", "arch.unsupported");
+  CHECK(
+      commands(krackan) ==
+      std::vector<std::string>{
+          "'/home/alice/venv/bin/python3' -m pip install --index-url "
+          "https://stable.repo.amd.com/rocm/whl-next/ \"torch[device-gfx1153]==2.13.0+rocm10.0.0\" "
+          "\"torchvision[device-gfx1153]==0.28.0+rocm10.0.0\" "
+          "\"torchaudio==2.11.0.2+rocm10.0.0\""});
+  CHECK_THAT(krackan.message, Catch::Matchers::Contains("gfx1153"));
+}
+
+TEST_CASE("a torch newer than the rules is said, never downgraded", "[checks][torch]") {
+  const Report report = fixture("torch-newer-than-rules");
+  bool noted = false;
+  for (const auto& note : report.notes) {
+    noted = noted || note.find("is newer than these rules (revision") != std::string::npos;
+  }
+  CHECK(noted);
+  for (const auto& record : report.checks) {
+    for (const auto& fix : record.result.fix) {
+      INFO(record.info->id << ": " << fix.command);
+      CHECK(fix.command.find("pip install torch==") == std::string::npos);
+    }
+  }
 }
 
 TEST_CASE("Debian's CPU torch is removed with apt, and only that environment is named",

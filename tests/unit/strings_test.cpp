@@ -43,4 +43,6 @@ TEST_CASE("parent_path and version_numbers", "[util]") {
   CHECK(version_numbers("2.6.0+rocm6.2.4") == std::vector<int>{2, 6, 0});
   CHECK(version_numbers("2.9.1") < version_numbers("2.10.0"));
   CHECK_FALSE(version_numbers("2.x").has_value());
+  CHECK(version_numbers("2.15.0.dev20260926+rocm10.0") == std::vector<int>{2, 15, 0});
+  CHECK_FALSE(version_numbers("dev1").has_value());
 }
