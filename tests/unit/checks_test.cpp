@@ -481,3 +481,31 @@ TEST_CASE("SLES 15 SP7 is listed from ROCm 6.4.2, not 6.4.0", "[checks][rocm]") 
     CHECK(result(report, "rocm.os-unsupported").status == status);
   }
 }
+
+TEST_CASE("KFD's target is believed over the PCI table, even one the rules do not know",
+          "[checks][kfd]") {
+  // A Krackan2 function (1002:1902, gfx1153 in rules/pci_ids.yaml) whose KFD node reports a
+  // gfx_target_version the rules do not know: the report names KFD's target and says it is
+  // newer than the rules; it never judges the GPU as the PCI table's gfx1153.
+  test::TempSnapshot snap;
+  snap.manifest(R"({"format": "rocdoc-snapshot/1", "links": {
+      "/sys/bus/pci/devices/0000:04:00.0/driver": "../../../../bus/pci/drivers/amdgpu"}})");
+  snap.file("/sys/bus/pci/devices/0000:04:00.0/vendor", "0x1002\n");
+  snap.file("/sys/bus/pci/devices/0000:04:00.0/device", "0x1902\n");
+  snap.file("/sys/bus/pci/devices/0000:04:00.0/class", "0x030000\n");
+  snap.file("/sys/class/kfd/kfd/topology/nodes/0/properties", "cpu_cores_count 8\nsimd_count 0\n");
+  snap.file("/sys/class/kfd/kfd/topology/nodes/1/properties",
+            "simd_count 8\ngfx_target_version 110507\nvendor_id 4098\ndevice_id 6402\n"
+            "location_id 1024\ndomain 0\ndrm_render_minor 128\n");
+  const SnapshotHost host(snap.dir());
+  const Report report = run_report(host, knowledge(), {});
+  CHECK_THAT(result(report, "gpu.none").evidence.front(),
+             Catch::Matchers::Contains("(0000:04:00.0, gfx1157)"));
+  bool noted = false;
+  for (const auto& note : report.notes) {
+    noted = noted || note.find("reports gfx1157, a GPU target newer than these rules") !=
+                         std::string::npos;
+  }
+  CHECK(noted);
+  CHECK(result(report, "arch.unsupported").status != Status::fail);
+}
