@@ -145,6 +145,118 @@ std::optional<std::vector<int>> version_numbers(std::string_view version) {
   return numbers;
 }
 
+namespace {
+
+/// Length of the valid UTF-8 sequence at the start of `text` and its code point; 0 if none.
+std::size_t utf8_sequence(std::string_view text, char32_t& code_point) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  const unsigned char lead = byte(0);
+  std::size_t length = 0;
+  if (lead >= 0xc2 && lead <= 0xdf) {
+    length = 2;
+    code_point = lead & 0x1fu;
+  } else if (lead >= 0xe0 && lead <= 0xef) {
+    length = 3;
+    code_point = lead & 0x0fu;
+  } else if (lead >= 0xf0 && lead <= 0xf4) {
+    length = 4;
+    code_point = lead & 0x07u;
+  } else {
+    return 0;
+  }
+  if (text.size() < length) {
+    return 0;
+  }
+  for (std::size_t i = 1; i < length; ++i) {
+    if ((byte(i) & 0xc0u) != 0x80u) {
+      return 0;
+    }
+    code_point = (code_point << 6) | (byte(i) & 0x3fu);
+  }
+  const bool overlong =
+      (length == 3 && code_point < 0x800) || (length == 4 && code_point < 0x10000);
+  const bool surrogate = code_point >= 0xd800 && code_point <= 0xdfff;
+  if (overlong || surrogate || code_point > 0x10ffff) {
+    return 0;
+  }
+  return length;
+}
+
+/// C1 controls, and the bidirectional overrides and isolates that reorder what a terminal shows.
+bool is_unsafe_code_point(char32_t c) {
+  return (c >= 0x80 && c <= 0x9f) || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+}
+
+bool is_plain(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      ++i;
+      continue;
+    }
+    char32_t code_point = 0;
+    const std::size_t length = c >= 0x80 ? utf8_sequence(text.substr(i), code_point) : 0;
+    if (length == 0 || is_unsafe_code_point(code_point)) {
+      return false;
+    }
+    i += length;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string printable(std::string_view text) {
+  if (is_plain(text)) {
+    return std::string(text);
+  }
+  static constexpr char k_hex[] = "0123456789abcdef";
+  std::string result;
+  result.reserve(text.size() + 16);
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      result += c == '\\' ? "\\\\" : std::string(1, static_cast<char>(c));
+      ++i;
+      continue;
+    }
+    if (c == '\n' || c == '\t' || c == '\r') {
+      result += c == '\n' ? "\\n" : c == '\t' ? "\\t" : "\\r";
+      ++i;
+      continue;
+    }
+    char32_t code_point = 0;
+    const std::size_t length = c >= 0x80 ? utf8_sequence(text.substr(i), code_point) : 0;
+    if (length == 0) {
+      result += "\\x";
+      result += k_hex[c >> 4];
+      result += k_hex[c & 0xf];
+      ++i;
+    } else if (is_unsafe_code_point(code_point)) {
+      result += "\\u";
+      for (int shift = 12; shift >= 0; shift -= 4) {
+        result += k_hex[(code_point >> shift) & 0xf];
+      }
+      i += length;
+    } else {
+      result.append(text.substr(i, length));
+      i += length;
+    }
+  }
+  return result;
+}
+
+std::string excerpt(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) {
+    return printable(text);
+  }
+  std::size_t cut = max_bytes;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xc0u) == 0x80u) {
+    --cut;  // do not split a UTF-8 sequence
+  }
+  return printable(text.substr(0, cut)) + "… (" + std::to_string(text.size()) + " bytes)";
+}
+
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> row(b.size() + 1);
   for (std::size_t j = 0; j <= b.size(); ++j) {

@@ -31,6 +31,16 @@ std::string parent_path(std::string_view path);
 /// none. Anything after '+' (a local version) is ignored.
 std::optional<std::vector<int>> version_numbers(std::string_view version);
 
+/// `text` made safe for a terminal: control characters (C0, DEL, C1), and bytes that are not
+/// UTF-8, are written as escapes (\n, \t, \r, \\, \x1b, \u009b, \xff); everything else,
+/// valid multi-byte UTF-8 included, is kept. A backslash is doubled only when `text` needed
+/// another escape, so plain paths and versions come out unchanged.
+std::string printable(std::string_view text);
+
+/// printable(text), cut to at most `max_bytes` bytes of input (never inside a UTF-8 sequence)
+/// with "…" and the total size after it: for quoting hostile input in an error message.
+std::string excerpt(std::string_view text, std::size_t max_bytes = 60);
+
 /// Damerau-free Levenshtein distance, for did-you-mean.
 std::size_t edit_distance(std::string_view a, std::string_view b);
 

@@ -503,8 +503,8 @@ TEST_CASE("KFD's target is believed over the PCI table, even one the rules do no
              Catch::Matchers::Contains("(0000:04:00.0, gfx1157)"));
   bool noted = false;
   for (const auto& note : report.notes) {
-    noted = noted || note.find("reports gfx1157, a GPU target newer than these rules") !=
-                         std::string::npos;
+    noted = noted ||
+            note.find("reports gfx1157, a GPU target newer than these rules") != std::string::npos;
   }
   CHECK(noted);
   CHECK(result(report, "arch.unsupported").status != Status::fail);

@@ -46,3 +46,35 @@ TEST_CASE("parent_path and version_numbers", "[util]") {
   CHECK(version_numbers("2.15.0.dev20260926+rocm10.0") == std::vector<int>{2, 15, 0});
   CHECK_FALSE(version_numbers("dev1").has_value());
 }
+
+TEST_CASE("printable escapes what a terminal would act on and keeps the rest", "[util]") {
+  using rocdoc::util::printable;
+  CHECK(printable("/opt/rocm-6.4.1") == "/opt/rocm-6.4.1");
+  CHECK(printable("C:\\dir") == "C:\\dir");  // no other escape: backslashes kept as they are
+  CHECK(printable("Ubuntu 24.04 “noble” – ✓") == "Ubuntu 24.04 “noble” – ✓");
+  CHECK(printable("a\x1b[2Jb") == "a\\x1b[2Jb");
+  CHECK(printable("\x1b]8;;http://evil.example\x07link") ==
+        "\\x1b]8;;http://evil.example\\x07link");
+  CHECK(printable("render\nFAKE-LINE") == "render\\nFAKE-LINE");
+  CHECK(printable("tab\there\r") == "tab\\there\\r");
+  CHECK(printable("a\\b\x01") == "a\\\\b\\x01");  // once escaping, a backslash is doubled
+  CHECK(printable("\x7f") == "\\x7f");
+  CHECK(printable("\xc2\x9b"
+                  "31m") == "\\u009b31m");  // C1 CSI encoded as UTF-8
+  CHECK(printable("\x9b"
+                  "31m") == "\\x9b31m");  // raw 8-bit CSI, not UTF-8
+  CHECK(printable("abc\xe2\x80\xae"
+                  "def") == "abc\\u202edef");  // right-to-left override
+  CHECK(printable("\xff\xfe") == "\\xff\\xfe");
+  CHECK(printable("\xe2\x82") == "\\xe2\\x82");  // truncated sequence
+  CHECK(printable("\xc0\xaf") == "\\xc0\\xaf");  // overlong '/'
+  CHECK(printable(std::string("nul\0byte", 8)) == "nul\\x00byte");
+}
+
+TEST_CASE("excerpt cuts long hostile input to a short printable quote", "[util]") {
+  using rocdoc::util::excerpt;
+  CHECK(excerpt("short") == "short");
+  CHECK(excerpt(std::string(100000, '[')) == std::string(60, '[') + "… (100000 bytes)");
+  CHECK(excerpt("\x1b\x1b\x1b", 2) == "\\x1b\\x1b… (3 bytes)");
+  CHECK(excerpt("aé", 2) == "a… (3 bytes)");  // never splits a UTF-8 sequence
+}
