@@ -41,13 +41,13 @@ std::vector<GroupEntry> parse_group_file(std::string_view content) {
     if (fields.size() < 3 || fields[0].empty()) {
       continue;
     }
-    const auto gid = util::parse_unsigned(fields[2]);
-    if (!gid || *gid > 0xffffffffu) {
+    const auto gid = util::parse_number<std::uint32_t>(fields[2]);
+    if (!gid) {
       continue;
     }
     GroupEntry entry;
     entry.name = std::string(fields[0]);
-    entry.gid = static_cast<std::uint32_t>(*gid);
+    entry.gid = *gid;
     if (fields.size() >= 4) {
       for (const auto member : util::split(fields[3], ',')) {
         if (!util::trim(member).empty()) {
@@ -69,16 +69,16 @@ std::optional<Identity> sudo_user_identity(const Host& host,
   if (!user || user->empty() || *user == "root" || !uid) {
     return std::nullopt;
   }
-  const std::optional<std::uint64_t> uid_value = util::parse_unsigned(*uid);
-  if (!uid_value.has_value() || uid_value.value() > 0xffffffffu) {
+  const auto uid_value = util::parse_number<std::uint32_t>(*uid);
+  if (!uid_value) {
     return std::nullopt;
   }
   Identity identity;
   identity.user = *user;
-  identity.uid = static_cast<std::uint32_t>(*uid_value);
+  identity.uid = *uid_value;
   if (const auto gid = host.env("SUDO_GID")) {
-    if (const auto value = util::parse_unsigned(*gid); value && *value <= 0xffffffffu) {
-      identity.gid = static_cast<std::uint32_t>(*value);
+    if (const auto value = util::parse_number<std::uint32_t>(*gid)) {
+      identity.gid = *value;
     }
   }
   // The groups the user gets at the next login: the primary one and /etc/group's members.
@@ -108,6 +108,7 @@ AccessFacts probe_access(const ProbeContext& context) {
   }
   facts.kfd = read_node(host, "/dev/kfd", facts.etc_group);
   if (const auto names = host.list_dir("/dev/dri")) {
+    check_bound(names->size(), 1024, "entries", "/dev/dri");  // a render node per GPU partition
     for (const auto& name : *names) {
       if (name.rfind("renderD", 0) == 0) {
         if (auto node = read_node(host, "/dev/dri/" + name, facts.etc_group)) {

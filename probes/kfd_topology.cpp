@@ -14,6 +14,8 @@ namespace {
 
 constexpr std::string_view k_nodes = "/sys/class/kfd/kfd/topology/nodes";
 constexpr std::uint16_t k_amd = 0x1002;
+// An 8-GPU MI300X in CPX mode has 64 GPU nodes and a few CPU nodes.
+constexpr std::size_t k_max_kfd_nodes = 1024;
 
 /// A property that fits T; nullopt when it is absent or out of T's range (never wrapped).
 template <typename T>
@@ -33,6 +35,7 @@ std::vector<KfdIoLink> read_io_links(const Host& host, const std::string& node_d
   if (!names) {
     return links;
   }
+  check_bound(names->size(), k_max_kfd_nodes, "io links", node_dir + "/io_links");
   for (const auto& name : *names) {
     const auto index = util::parse_unsigned(name);
     const auto content = host.read_file(node_dir + "/io_links/" + name + "/properties", 16 * 1024);
@@ -131,6 +134,7 @@ KfdFacts probe_kfd_topology(const ProbeContext& context) {
     return facts;
   }
   facts.topology_present = true;
+  check_bound(names->size(), k_max_kfd_nodes, "KFD topology nodes", k_nodes);
   for (const auto& name : *names) {
     const auto index = util::parse_unsigned(name);
     if (!index || *index > 0xffff) {
@@ -153,9 +157,7 @@ KfdFacts probe_kfd_topology(const ProbeContext& context) {
       node.name = std::string(util::trim(*node_name));
     }
     if (const auto gpu_id = host.read_file(dir + "/gpu_id", 64)) {
-      if (const auto value = util::parse_unsigned(*gpu_id); value && *value <= 0xffffffffu) {
-        node.gpu_id = static_cast<std::uint32_t>(*value);
-      }
+      node.gpu_id = util::parse_number<std::uint32_t>(*gpu_id);
     }
     if (node.is_gpu() && node.drm_render_minor) {
       if (const auto link = host.read_link(

@@ -15,12 +15,14 @@ constexpr std::uint16_t k_amd = 0x1002;
 constexpr std::uint16_t k_nvidia = 0x10de;
 constexpr std::uint16_t k_intel = 0x8086;
 
-std::optional<std::uint64_t> read_hex(const Host& host, const std::string& path) {
+/// A sysfs hex register ("0x1002\n") as its real width; a value that does not fit is unreadable.
+template <typename T>
+std::optional<T> read_hex(const Host& host, const std::string& path) {
   const auto text = host.read_file(path, 64);
   if (!text) {
     return std::nullopt;
   }
-  return util::parse_unsigned(*text, 0);
+  return util::parse_number<T>(*text, 0);
 }
 
 std::optional<std::string> read_text(const Host& host, const std::string& path) {
@@ -61,9 +63,8 @@ std::map<std::string, std::uint32_t> firmware_versions(const Host& host, const s
         continue;
       }
       const auto text = host.read_file(dir + "/fw_version/" + name, 64);
-      const auto value = text ? util::parse_unsigned(util::trim(*text), 0) : std::nullopt;
-      if (value && *value <= 0xffffffffu) {
-        firmware[name.substr(0, name.size() - suffix.size())] = static_cast<std::uint32_t>(*value);
+      if (const auto value = text ? util::parse_number<std::uint32_t>(*text, 0) : std::nullopt) {
+        firmware[name.substr(0, name.size() - suffix.size())] = *value;
       }
     }
   }
@@ -86,19 +87,19 @@ std::optional<int> render_minor_of(const Host& host, const std::string& dir) {
 
 std::optional<PciDevice> read_device(const Host& host, const std::string& bdf) {
   const std::string dir = std::string(k_devices) + "/" + bdf;
-  const auto vendor = read_hex(host, dir + "/vendor");
-  const auto device = read_hex(host, dir + "/device");
-  const auto class_code = read_hex(host, dir + "/class");
-  if (!vendor || !device || !class_code) {
-    return std::nullopt;
+  const auto vendor = read_hex<std::uint16_t>(host, dir + "/vendor");
+  const auto device = read_hex<std::uint16_t>(host, dir + "/device");
+  const auto class_code = read_hex<std::uint32_t>(host, dir + "/class");
+  if (!vendor || !device || !class_code || *class_code > 0xffffff) {
+    return std::nullopt;  // a class is 24 bits
   }
   PciDevice result;
   result.bdf = bdf;
-  result.vendor = static_cast<std::uint16_t>(*vendor);
-  result.device = static_cast<std::uint16_t>(*device);
-  result.class_code = static_cast<std::uint32_t>(*class_code);
-  if (const auto value = read_hex(host, dir + "/revision")) {
-    result.revision = static_cast<std::uint8_t>(*value);
+  result.vendor = *vendor;
+  result.device = *device;
+  result.class_code = *class_code;
+  if (const auto value = read_hex<std::uint8_t>(host, dir + "/revision")) {
+    result.revision = *value;
   }
   if (const auto driver = host.read_link(dir + "/driver")) {
     result.driver = last_component(*driver);
@@ -107,12 +108,8 @@ std::optional<PciDevice> read_device(const Host& host, const std::string& bdf) {
   if (!result.gpu && !result.is_bridge()) {
     return result;  // subsystem, link and topology matter only for GPUs and the bridges above them
   }
-  if (const auto value = read_hex(host, dir + "/subsystem_vendor")) {
-    result.subsystem_vendor = static_cast<std::uint16_t>(*value);
-  }
-  if (const auto value = read_hex(host, dir + "/subsystem_device")) {
-    result.subsystem_device = static_cast<std::uint16_t>(*value);
-  }
+  result.subsystem_vendor = read_hex<std::uint16_t>(host, dir + "/subsystem_vendor");
+  result.subsystem_device = read_hex<std::uint16_t>(host, dir + "/subsystem_device");
   result.link = read_link_state(host, dir);
   if (result.gpu) {
     result.render_minor = render_minor_of(host, dir);
@@ -255,6 +252,8 @@ PciFacts probe_pci(const ProbeContext& context) {
   if (!entries) {
     return facts;  // no PCI bus visible (WSL, some containers)
   }
+  // Large servers, SR-IOV virtual functions included, have a few thousand functions.
+  check_bound(entries->size(), 16384, "PCI functions", k_devices);
   for (const auto& name : *entries) {
     if (!is_bdf(name)) {
       continue;

@@ -55,7 +55,9 @@ std::vector<PythonPrefix> path_prefixes(const Host& host, std::optional<PathPyth
   if (!path) {
     return prefixes;
   }
-  for (const auto part : util::split(*path, ':')) {
+  const auto parts = util::split(*path, ':');
+  check_bound(parts.size(), k_max_python_prefixes, "PATH entries", "PATH");
+  for (const auto part : parts) {
     const std::string dir(part);
     if (dir.empty() || dir.front() != '/' || !host.stat(dir + "/python3")) {
       continue;
@@ -101,6 +103,8 @@ std::vector<PythonPrefix> candidate_prefixes(const Host& host,
       }
     }
   }
+  check_bound(candidates.size(), k_max_python_prefixes, "places that may hold a Python environment",
+              "VIRTUAL_ENV, PATH, pyenv, conda, uv");
   return candidates;
 }
 

@@ -137,6 +137,8 @@ std::vector<PythonPrefix> conda_prefixes(const Host& host, const std::string& ho
         add_unique(listed, prefix);
       }
     }
+    check_bound(listed.size(), k_max_python_prefixes, "conda environments",
+                home + "/.conda/environments.txt");
   }
   std::vector<PythonPrefix> prefixes;
   const auto add = [&](const std::string& prefix, const std::string& found_by) {
@@ -149,12 +151,14 @@ std::vector<PythonPrefix> conda_prefixes(const Host& host, const std::string& ho
   for (const auto& base : bases) {
     add(base, "conda base " + base);
     if (const auto envs = host.list_dir(base + "/envs")) {
+      check_bound(envs->size(), k_max_python_prefixes, "conda environments", base + "/envs");
       for (const auto& name : *envs) {
         add(base + "/envs/" + name, "conda env " + name);
       }
     }
   }
   if (const auto envs = host.list_dir(home + "/.conda/envs")) {
+    check_bound(envs->size(), k_max_python_prefixes, "conda environments", home + "/.conda/envs");
     for (const auto& name : *envs) {
       add(home + "/.conda/envs/" + name, "conda env " + name);
     }
@@ -171,6 +175,7 @@ std::vector<PythonPrefix> uv_prefixes(const Host& host, const std::string& home)
   const std::string dir =
       host.env("UV_PYTHON_INSTALL_DIR").value_or(home + "/.local/share/uv/python");
   if (const auto names = host.list_dir(dir)) {
+    check_bound(names->size(), k_max_python_prefixes, "entries", dir);
     for (const auto& name : *names) {
       // cpython-3.12.14-linux-x86_64-gnu; cpython-3.12-linux-... is a link to it.
       if (name.rfind("cpython-", 0) == 0 && !host.read_link(dir + "/" + name)) {
@@ -201,7 +206,10 @@ std::string resolve_links(const Host& host, const std::string& path) {
   }
   std::reverse(pending.begin(), pending.end());
   std::string resolved;
-  for (int hops = 0; !pending.empty();) {
+  for (int hops = 0, steps = 0; !pending.empty();) {
+    if (++steps > k_max_link_walk) {
+      return normalized;  // hostile link targets: leave the path unresolved
+    }
     const std::string next = resolved + "/" + pending.back();
     pending.pop_back();
     const auto target = host.read_link(next);

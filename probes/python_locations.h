@@ -11,6 +11,12 @@
 
 namespace rocdoc {
 
+/// Places that may hold a Python environment (conda envs, PATH entries, ...) rocdoc looks at,
+/// at most: a developer's machine has tens (docs/snapshot-extensions.md lists the bounds).
+inline constexpr std::size_t k_max_python_prefixes = 512;
+/// Path components resolve_links() walks, links' included, before giving up.
+inline constexpr int k_max_link_walk = 256;
+
 /// A Python prefix to search, and how it was found ("VIRTUAL_ENV", "pyenv 3.11.7 ...").
 struct PythonPrefix {
   std::string prefix;
@@ -44,7 +50,8 @@ std::vector<PythonPrefix> uv_prefixes(const Host& host, const std::string& home)
 std::vector<std::string> lib_dirs(const Host& host, const std::string& prefix);
 
 /// The path with every symbolic link in it resolved (at most 40 links): two names of one
-/// directory give the same string (uv's cpython-3.12 link beside cpython-3.12.14).
+/// directory give the same string (uv's cpython-3.12 link beside cpython-3.12.14). A path
+/// whose walk takes more than k_max_link_walk components is returned normalized, unresolved.
 std::string resolve_links(const Host& host, const std::string& path);
 
 /// Follows a chain of symbolic links (at most 8) to the file it ends at.

@@ -115,6 +115,18 @@ std::optional<std::uint64_t> tmpfs_size_from_mounts(std::string_view mounts,
           case 'G':
             unit = 1ull << 30;
             break;
+          case 't':
+          case 'T':
+            unit = 1ull << 40;
+            break;
+          case 'p':
+          case 'P':
+            unit = 1ull << 50;
+            break;
+          case 'e':
+          case 'E':
+            unit = 1ull << 60;
+            break;
           default:
             break;
         }
@@ -122,8 +134,9 @@ std::optional<std::uint64_t> tmpfs_size_from_mounts(std::string_view mounts,
           number.remove_suffix(1);
         }
       }
-      if (const auto value = util::parse_unsigned(number)) {
-        size = *value * unit;
+      const auto value = util::parse_unsigned(number);
+      if (value && *value <= std::numeric_limits<std::uint64_t>::max() / unit) {
+        size = *value * unit;  // more than 2^64 bytes is not a size: unreadable, not wrapped
       }
     }
   }
@@ -197,9 +210,7 @@ SystemFacts probe_system(const ProbeContext& context) {
     facts.os_release = parse_os_release(*fallback);
   }
   if (const auto value = host.read_file("/proc/sys/kernel/numa_balancing", 64)) {
-    if (const auto parsed = util::parse_signed(*value)) {
-      facts.numa_balancing = static_cast<int>(*parsed);
-    }
+    facts.numa_balancing = util::parse_number<int>(*value);
   }
   facts.numa_nodes = count_numa_nodes(host);
   if (const auto cmdline = host.read_file("/proc/cmdline", 64 * 1024)) {

@@ -20,6 +20,8 @@ std::vector<ProbeRecord> run_probes(const ProbeContext& context, Facts& facts) {
     const auto start = std::chrono::steady_clock::now();
     try {
       probe.run(context, facts);
+    } catch (const HostLimitError&) {
+      throw;  // not a probe's failure: the input is refused as a whole (exit 2)
     } catch (const std::exception& error) {
       record.ok = false;
       record.error = error.what();

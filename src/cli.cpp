@@ -1,6 +1,7 @@
 #include "src/cli.h"
 
 #include <fmt/format.h>
+#include <pwd.h>
 #include <unistd.h>
 #include <CLI/CLI.hpp>
 
@@ -46,7 +47,10 @@ struct RulesOptions {
   std::vector<std::string> what;  ///< show: "gfx1031" | "torch 2.6" | "73df"
 };
 
+/// One deadline for an interpreter named with --python: starting, answering and exiting.
 constexpr std::chrono::seconds k_python_limit{10};
+/// A sys.path is a few KB; output this large is not one, and is not kept.
+constexpr std::size_t k_python_output_limit = std::size_t{1} << 20;
 
 /// "python3" → the first PATH directory's python3 that can be executed, as a shell finds it.
 std::string find_on_path(const std::string& name) {
@@ -66,17 +70,59 @@ std::string find_on_path(const std::string& name) {
   throw std::runtime_error("--python " + name + ": not found on PATH");
 }
 
+/// The interpreter's whole environment. `python -I` needs none of it (and ignores PYTHON*), so
+/// nothing of rocdoc's own environment, where tokens and passwords sit, is passed on: only a
+/// plain PATH and locale, and what a version manager's shim needs to start the interpreter that
+/// typing its name starts: HOME (asdf reads the global version from ~/.tool-versions; taken from
+/// /etc/passwd, not from the environment) and pyenv's choice of version (allow-listed).
+std::vector<std::string> interpreter_environment() {
+  std::vector<std::string> environment = {"PATH=/usr/local/bin:/usr/bin:/bin", "LC_ALL=C.UTF-8"};
+  if (const passwd* user = ::getpwuid(::getuid()); user != nullptr && user->pw_dir != nullptr) {
+    environment.push_back(std::string("HOME=") + user->pw_dir);
+  }
+  for (const char* name : {"PYENV_ROOT", "PYENV_VERSION"}) {
+    const char* value = is_allowed_env(name) ? std::getenv(name) : nullptr;
+    if (value != nullptr) {
+      environment.push_back(std::string(name) + "=" + value);
+    }
+  }
+  return environment;
+}
+
+/// Why a run of an interpreter gave no sys.path; nullopt when it exited with status 0.
+std::optional<std::string> run_problem(const util::ProcessOutput& output) {
+  switch (output.ending) {
+    case util::Ending::timed_out:
+      return fmt::format("did not exit within {} s; it was killed, with every process it started",
+                         k_python_limit.count());
+    case util::Ending::output_over_limit:
+      return fmt::format("printed more than {} MiB (a sys.path is a few KB); it was killed",
+                         k_python_output_limit >> 20);
+    case util::Ending::finished:
+      break;
+  }
+  if (output.signal) {
+    return "was killed by signal " + util::signal_name(*output.signal);
+  }
+  if (output.exit_status && *output.exit_status != 0) {
+    return "exited with status " + std::to_string(*output.exit_status);
+  }
+  return std::nullopt;
+}
+
 /// Asks an interpreter named with --python for its sys.path: the one time rocdoc runs a
 /// program, and only because the user named it. A bare name is looked up on PATH.
 PythonInterpreter ask_interpreter(const std::string& name) {
   const std::string python = find_on_path(name);
   std::string error;
-  const auto output = util::run_capture(
-      {python, "-I", "-c", "import json, sys; print(json.dumps(sys.path))"}, k_python_limit, error);
-  if (!output || output->exit_status != 0) {
-    throw std::runtime_error(
-        "--python " + python + ": " +
-        (output ? "exited with status " + std::to_string(output->exit_status) : error));
+  const auto output =
+      util::run_capture({python, "-I", "-c", "import json, sys; print(json.dumps(sys.path))"},
+                        interpreter_environment(), {k_python_limit, k_python_output_limit}, error);
+  if (!output) {
+    throw std::runtime_error("--python " + python + ": " + error);
+  }
+  if (const auto problem = run_problem(*output)) {
+    throw std::runtime_error("--python " + python + ": " + *problem);
   }
   PythonInterpreter interpreter{python, {}};
   try {
@@ -138,7 +184,8 @@ std::set<std::string> check_ids(const std::vector<std::string>& values, std::str
         continue;
       }
       if (find_check(id) == nullptr) {
-        err << fmt::format("rocdoc: {}: unknown check id '{}'{}\n", flag, id, did_you_mean(id));
+        err << fmt::format("rocdoc: {}: unknown check id '{}'{}\n", flag, util::printable(id),
+                           did_you_mean(id));
         ok = false;
       }
       ids.insert(id);
@@ -211,7 +258,7 @@ int run_rules_show(const RulesOptions& options, std::ostream& out, std::ostream&
       return 0;
     case RulesLookup::Kind::product:
       for (const PciIdEntry* entry : found.pci_ids) {
-        out << fmt::format("1002:{:04x}  {}  ->  {}\n", entry->device, entry->name, entry->gfx);
+        render_pci_id_line(*entry, out);
       }
       for (const GfxTarget* target : found.targets) {
         render_target(knowledge, *target, out);
@@ -219,8 +266,8 @@ int run_rules_show(const RulesOptions& options, std::ostream& out, std::ostream&
       return 0;
     case RulesLookup::Kind::torch:
       if (!render_torch(knowledge, found.text, out)) {
-        err << "rocdoc: no torch release " << found.text << " in these rules (revision "
-            << knowledge.revision << ")\n";
+        err << "rocdoc: no torch release " << util::printable(found.text)
+            << " in these rules (revision " << util::printable(knowledge.revision) << ")\n";
         return k_exit_usage;
       }
       return 0;
@@ -234,14 +281,15 @@ int run_rules_show(const RulesOptions& options, std::ostream& out, std::ostream&
       render_driver(knowledge, *found.driver, out);
       return 0;
     case RulesLookup::Kind::newer:
-      out << found.text << " is newer than these rules (revision " << knowledge.revision
-          << "): rocdoc knows nothing about it yet\n";
+      out << util::printable(found.text) << " is newer than these rules (revision "
+          << util::printable(knowledge.revision) << "): rocdoc knows nothing about it yet\n";
       return 0;
     case RulesLookup::Kind::none:
       break;
   }
-  err << "rocdoc: the knowledge base knows nothing called '" << query << "'"
-      << (found.suggestion.empty() ? "" : "; did you mean " + found.suggestion + "?")
+  err << "rocdoc: the knowledge base knows nothing called '" << util::printable(query) << "'"
+      << (found.suggestion.empty() ? ""
+                                   : "; did you mean " + util::printable(found.suggestion) + "?")
       << " (rules show takes a gfx target, a PCI id, a product name such as \"RX 7900 XTX\", a "
          "torch version such as 2.6.0+rocm6.2.4, a ROCm or an amdgpu driver version)\n";
   return k_exit_usage;
@@ -319,7 +367,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
         << ")\n";
     return 0;
   } catch (const CLI::ParseError& error) {
-    err << "rocdoc: " << error.what() << "\nRun 'rocdoc --help' for usage.\n";
+    err << "rocdoc: " << util::printable(error.what()) << "\nRun 'rocdoc --help' for usage.\n";
     return k_exit_usage;
   }
 
@@ -337,13 +385,15 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       return run_rules_show(rules_options, out, err);
     }
   } catch (const RulesError& error) {
-    err << "rocdoc: invalid rules: " << error.what() << "\n";
+    // Each message quotes what it read (a manifest key, a rules scalar, a path): printable()
+    // keeps it one line of plain text, whatever bytes the input held.
+    err << "rocdoc: invalid rules: " << util::printable(error.what()) << "\n";
     return k_exit_usage;
   } catch (const SnapshotError& error) {
-    err << "rocdoc: " << error.what() << "\n";
+    err << "rocdoc: " << util::printable(error.what()) << "\n";
     return k_exit_usage;
   } catch (const std::exception& error) {
-    err << "rocdoc: " << error.what() << "\n";
+    err << "rocdoc: " << util::printable(error.what()) << "\n";
     return k_exit_usage;
   }
   return k_exit_usage;

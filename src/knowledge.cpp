@@ -1,10 +1,13 @@
 #include "rocdoc/knowledge.h"
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <set>
+#include <utility>
 
 #include "rocdoc/gfx_target.h"
 #include "src/util/strings.h"
@@ -13,20 +16,99 @@ namespace rocdoc {
 
 namespace {
 
-YAML::Node parse(const RuleText& file) {
-  try {
-    return YAML::Load(file.content);
-  } catch (const YAML::ParserException& error) {
-    throw RulesError(file.name, error.mark.line + 1, error.mark.column + 1, error.msg);
+/// A value from a rules file, quoted for an error message: printable and short.
+std::string quoted(std::string_view value) { return "\"" + util::excerpt(value) + "\""; }
+
+/// The same without quotes, for names and versions that read well bare (gfx1031, 2.6.0).
+std::string bare(std::string_view value) { return util::excerpt(value); }
+
+std::string nesting_problem() {
+  return "nesting deeper than " + std::to_string(k_max_rules_nesting) + " levels";
+}
+
+/// Finds duplicate keys (yaml-cpp keeps both pairs and its lookups return the first) and
+/// nesting deeper than k_max_rules_nesting, in every mapping at every depth. Each node is
+/// walked once: aliases share their anchor's node, so a billion-laughs file costs no more
+/// than its own size. A node is known by its position and kind (yaml-cpp exposes no
+/// identity; a collection can only share its position with a collection of another kind,
+/// or with a flow mapping used as a key, whose keys nobody reads).
+class StructureCheck {
+ public:
+  explicit StructureCheck(const std::string& file) : m_file(file) {}
+
+  void walk(const YAML::Node& node, int depth) {
+    if (!node.IsMap() && !node.IsSequence()) {
+      return;
+    }
+    if (depth > k_max_rules_nesting) {
+      fail(node.Mark(), nesting_problem());
+    }
+    const YAML::Mark mark = node.Mark();
+    if (!m_seen.insert({mark.pos, node.IsMap()}).second) {
+      return;
+    }
+    if (node.IsSequence()) {
+      for (const auto& item : node) {
+        walk(item, depth + 1);
+      }
+      return;
+    }
+    std::map<std::string, int> first_line;
+    for (const auto& pair : node) {
+      if (pair.first.IsScalar()) {
+        const auto [it, inserted] =
+            first_line.emplace(pair.first.Scalar(), pair.first.Mark().line + 1);
+        if (!inserted) {
+          fail(pair.first.Mark(), "duplicate key " + quoted(pair.first.Scalar()) +
+                                      " (first at line " + std::to_string(it->second) + ")");
+        }
+      }
+      walk(pair.first, depth + 1);
+      walk(pair.second, depth + 1);
+    }
   }
+
+ private:
+  [[noreturn]] void fail(const YAML::Mark& mark, const std::string& what) const {
+    throw RulesError(m_file, mark.line + 1, mark.column + 1, what);
+  }
+
+  const std::string& m_file;
+  std::set<std::pair<int, bool>> m_seen;  // position, is a mapping
+};
+
+/// Parses one file and checks what every rules file must be: at most k_max_rules_file_bytes,
+/// one valid YAML document, no duplicate keys, no deep nesting.
+YAML::Node parse(const RuleText& file) {
+  if (file.content.size() > k_max_rules_file_bytes) {
+    throw RulesError(file.name, 0, 0, oversize_rules_file_problem(file.content.size()));
+  }
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(file.content);  // YAML::Load would ignore a second document
+  } catch (const YAML::DeepRecursion& error) {
+    throw RulesError(file.name, error.mark.line + 1, error.mark.column + 1, nesting_problem());
+  } catch (const YAML::ParserException& error) {
+    // yaml-cpp quotes the offending byte raw ("unknown escape character: <ESC>").
+    throw RulesError(file.name, error.mark.line + 1, error.mark.column + 1,
+                     util::excerpt(error.msg, 200));
+  }
+  if (documents.size() > 1) {
+    const YAML::Mark mark = documents[1].Mark();
+    throw RulesError(file.name, mark.line + 1, mark.column + 1,
+                     "a second YAML document; a rules file holds one");
+  }
+  const YAML::Node root = documents.empty() ? YAML::Node() : documents.front();
+  StructureCheck(file.name).walk(root, 1);
+  return root;
 }
 
 /// Reads typed values out of one rules file, turning every problem into a RulesError
 /// that points at the offending node.
 class RuleReader {
  public:
-  /// Parses the file; its top level must be a mapping.
-  explicit RuleReader(const RuleText& file) : m_file(file.name), m_root(parse(file)) {
+  /// Reads a parsed file; its top level must be a mapping.
+  RuleReader(const std::string& file, YAML::Node root) : m_file(file), m_root(std::move(root)) {
     require_map(m_root, "the file");
   }
 
@@ -113,7 +195,7 @@ class RuleReader {
         list += (list.empty() ? "" : ", ") + std::string(option);
       }
       fail(parent[key],
-           "\"" + std::string(key) + "\" must be one of " + list + ", not \"" + value + "\"");
+           "\"" + std::string(key) + "\" must be one of " + list + ", not " + quoted(value));
     }
     return value;
   }
@@ -124,7 +206,7 @@ class RuleReader {
     std::vector<std::string> names = texts(parent, key);
     for (std::size_t i = 0; i < names.size(); ++i) {
       if (knowledge.target(names[i]) == nullptr) {
-        fail(parent[key][i], "unknown gfx target " + names[i] + " (not in gfx_targets.yaml)");
+        fail(parent[key][i], "unknown gfx target " + bare(names[i]) + " (not in gfx_targets.yaml)");
       }
     }
     return names;
@@ -174,8 +256,8 @@ BrokenFirmware load_broken_firmware(const RuleReader& reader, const YAML::Node& 
   if (result.firmware.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") !=
       std::string::npos) {
     reader.fail(node["firmware"],
-                "\"firmware\" is the prefix of a fw_version file (mes, smc), not \"" +
-                    result.firmware + "\"");
+                "\"firmware\" is the prefix of a fw_version file (mes, smc), not " +
+                    quoted(result.firmware));
   }
   const std::vector<std::string> versions = reader.texts(node, "versions");
   for (std::size_t i = 0; i < versions.size(); ++i) {
@@ -183,7 +265,7 @@ BrokenFirmware load_broken_firmware(const RuleReader& reader, const YAML::Node& 
     const auto value = util::parse_unsigned(text, 0);
     if (!value || text.rfind("0x", 0) != 0 || *value > 0xffffffffu) {
       reader.fail(node["versions"][i],
-                  "firmware versions are hex as sysfs prints them (0x83), not \"" + text + "\"");
+                  "firmware versions are hex as sysfs prints them (0x83), not " + quoted(text));
     }
     result.versions.push_back(static_cast<std::uint32_t>(*value));
   }
@@ -198,8 +280,7 @@ BrokenFirmware load_broken_firmware(const RuleReader& reader, const YAML::Node& 
   return result;
 }
 
-void load_gfx_targets(const RuleText& file, Knowledge& knowledge) {
-  const RuleReader reader(file);
+void load_gfx_targets(const RuleReader& reader, Knowledge& knowledge) {
   std::set<std::string> seen;
   for (const auto& entry : reader.entries("targets", "a target")) {
     GfxTarget target;
@@ -222,7 +303,7 @@ void load_gfx_targets(const RuleText& file, Knowledge& knowledge) {
         if (status != "supported" && status != "deprecated" && status != "unsupported") {
           reader.fail(
               release.second,
-              "ROCm support must be supported, deprecated or unsupported, not \"" + status + "\"");
+              "ROCm support must be supported, deprecated or unsupported, not " + quoted(status));
         }
         target.rocm[release.first.Scalar()] = status;
       }
@@ -237,25 +318,24 @@ void load_gfx_targets(const RuleText& file, Knowledge& knowledge) {
       }
     }
     if (!seen.insert(target.name).second) {
-      reader.fail(entry["name"], "target " + target.name + " is defined twice");
+      reader.fail(entry["name"], "target " + bare(target.name) + " is defined twice");
     }
     const auto decoded = gfx_name_from_kfd(target.kfd);
     if (!decoded || *decoded != target.name) {
       reader.fail(entry["kfd"], "kfd " + std::to_string(target.kfd) + " decodes to " +
-                                    decoded.value_or("nothing") + ", not " + target.name);
+                                    decoded.value_or("nothing") + ", not " + bare(target.name));
     }
     knowledge.targets.push_back(std::move(target));
   }
 }
 
-void load_pci_ids(const RuleText& file, Knowledge& knowledge) {
-  const RuleReader reader(file);
+void load_pci_ids(const RuleReader& reader, Knowledge& knowledge) {
   for (const auto& entry : reader.entries("devices", "a device")) {
     const std::string id = reader.text(entry, "id");
     const auto device = util::parse_unsigned(id, 16);
     if (id.size() != 4 || !device) {
       reader.fail(entry["id"],
-                  "\"id\" must be four hex digits such as \"74a1\", not \"" + id + "\"");
+                  "\"id\" must be four hex digits such as \"74a1\", not " + quoted(id));
     }
     if (entry["kind"] && reader.text(entry, "kind") == "bridge") {
       continue;  // switch ports: documented, not GPUs
@@ -266,10 +346,11 @@ void load_pci_ids(const RuleText& file, Knowledge& knowledge) {
     pci.gfx = reader.text(entry, "gfx");
     pci.source = reader.text(entry, "source");
     if (knowledge.target(pci.gfx) == nullptr) {
-      reader.fail(entry["gfx"], "unknown gfx target " + pci.gfx + " (not in gfx_targets.yaml)");
+      reader.fail(entry["gfx"],
+                  "unknown gfx target " + bare(pci.gfx) + " (not in gfx_targets.yaml)");
     }
     if (knowledge.amd_pci_id(pci.device) != nullptr) {
-      reader.fail(entry["id"], "PCI id " + id + " is listed twice");
+      reader.fail(entry["id"], "PCI id " + bare(id) + " is listed twice");
     }
     knowledge.pci_ids.push_back(std::move(pci));
   }
@@ -286,15 +367,14 @@ bool is_major_minor(const std::string& release) {
   return parts.size() == 2 && util::parse_unsigned(parts[0]) && util::parse_unsigned(parts[1]);
 }
 
-void load_rocm_releases(const RuleText& file, Knowledge& knowledge) {
-  const RuleReader reader(file);
+void load_rocm_releases(const RuleReader& reader, Knowledge& knowledge) {
   for (const auto& entry : reader.entries("releases", "a release")) {
     RocmRelease release;
     release.rocm = reader.text(entry, "rocm");
     release.source = reader.text(entry, "source");
     if (!is_major_minor(release.rocm)) {
       reader.fail(entry["rocm"],
-                  "\"rocm\" must be major.minor such as \"6.3\", not \"" + release.rocm + "\"");
+                  "\"rocm\" must be major.minor such as \"6.3\", not " + quoted(release.rocm));
     }
     for (const auto& os : reader.sequence(entry, "os")) {
       reader.require_map(os, "an os entry");
@@ -303,8 +383,9 @@ void load_rocm_releases(const RuleText& file, Knowledge& knowledge) {
       if (!support.since.empty() &&
           (support.since.rfind(release.rocm + ".", 0) != 0 ||
            support.since.find_first_not_of("0123456789.") != std::string::npos)) {
-        reader.fail(os["since"], "\"since\" is a point release of ROCm " + release.rocm + " (" +
-                                     release.rocm + ".2), not \"" + support.since + "\"");
+        reader.fail(os["since"], "\"since\" is a point release of ROCm " + bare(release.rocm) +
+                                     " (" + bare(release.rocm) + ".2), not " +
+                                     quoted(support.since));
       }
       release.os.push_back(std::move(support));
     }
@@ -324,7 +405,8 @@ void load_rocm_releases(const RuleText& file, Knowledge& knowledge) {
     DriverVersion version{reader.text(entry, "module"), reader.text(entry, "rocm"),
                           reader.text(entry, "source")};
     if (!knowledge.rocm_release_index(version.rocm)) {
-      reader.fail(entry["rocm"], "unknown ROCm release " + version.rocm + " (not in releases)");
+      reader.fail(entry["rocm"],
+                  "unknown ROCm release " + bare(version.rocm) + " (not in releases)");
     }
     knowledge.driver_versions.push_back(std::move(version));
   }
@@ -347,16 +429,15 @@ void load_torch_extras(const RuleReader& reader, Knowledge& knowledge) {
     }
     for (const std::string* version : {&set.torch, &set.torchvision, &set.torchaudio}) {
       if (version->find('+') == std::string::npos) {
-        reader.fail(entry, "AMD wheel versions carry their local tag (2.12.0+rocm7.14.0), not \"" +
-                               *version + "\"");
+        reader.fail(entry, "AMD wheel versions carry their local tag (2.12.0+rocm7.14.0), not " +
+                               quoted(*version));
       }
     }
     knowledge.amd_wheels.push_back(std::move(set));
   }
 }
 
-void load_torch(const RuleText& file, Knowledge& knowledge) {
-  const RuleReader reader(file);
+void load_torch(const RuleReader& reader, Knowledge& knowledge) {
   for (const auto& entry : reader.entries("releases", "a torch release")) {
     TorchRelease release;
     release.torch = reader.text(entry, "torch");
@@ -376,7 +457,7 @@ void load_torch(const RuleText& file, Knowledge& knowledge) {
     for (std::size_t i = 0; i < release.rocm_indexes.size(); ++i) {
       if (release.rocm_indexes[i].rfind("rocm", 0) != 0) {
         reader.fail(entry["rocm_indexes"][i],
-                    "an index is named rocmX.Y[.Z], not \"" + release.rocm_indexes[i] + "\"");
+                    "an index is named rocmX.Y[.Z], not " + quoted(release.rocm_indexes[i]));
       }
     }
     if (const YAML::Node exceptions = entry["gfx_exceptions"]) {
@@ -385,26 +466,26 @@ void load_torch(const RuleText& file, Knowledge& knowledge) {
         if (std::find(release.rocm_indexes.begin(), release.rocm_indexes.end(), index) ==
             release.rocm_indexes.end()) {
           reader.fail(exception["index"],
-                      "index " + index + " is not among this release's rocm_indexes");
+                      "index " + bare(index) + " is not among this release's rocm_indexes");
         }
         release.gfx_exceptions[index] = reader.targets(exception, "gfx", knowledge);
       }
     }
     if (knowledge.torch_release(release.torch) != nullptr) {
-      reader.fail(entry["torch"], "torch " + release.torch + " is listed twice");
+      reader.fail(entry["torch"], "torch " + bare(release.torch) + " is listed twice");
     }
     if (!knowledge.torch_releases.empty() &&
         !version_before(knowledge.torch_releases.back().torch, release.torch)) {
-      reader.fail(entry["torch"], "torch releases must be listed oldest first: " + release.torch +
-                                      " comes after " + knowledge.torch_releases.back().torch);
+      reader.fail(entry["torch"],
+                  "torch releases must be listed oldest first: " + bare(release.torch) +
+                      " comes after " + bare(knowledge.torch_releases.back().torch));
     }
     knowledge.torch_releases.push_back(std::move(release));
   }
   load_torch_extras(reader, knowledge);
 }
 
-void load_env_vars(const RuleText& file, Knowledge& knowledge) {
-  const RuleReader reader(file);
+void load_env_vars(const RuleReader& reader, Knowledge& knowledge) {
   for (const auto& entry : reader.entries("variables", "a variable")) {
     EnvVariable variable;
     variable.name = reader.text(entry, "name");
@@ -426,14 +507,13 @@ void load_env_vars(const RuleText& file, Knowledge& knowledge) {
   for (const auto& entry : reader.entries("variables", "a variable")) {
     const std::string real = reader.optional_text(entry, "real");
     if (!real.empty() && knowledge.env_variable(real) == nullptr) {
-      reader.fail(entry["real"],
-                  reader.text(entry, "name") + " names " + real + ", which is not listed");
+      reader.fail(entry["real"], bare(reader.text(entry, "name")) + " names " + bare(real) +
+                                     ", which is not listed");
     }
   }
 }
 
-void load_revision(const RuleText& file, Knowledge& knowledge) {
-  const RuleReader reader(file);
+void load_revision(const RuleReader& reader, Knowledge& knowledge) {
   knowledge.revision = reader.text(reader.root(), "revision");
   const std::string& r = knowledge.revision;
   const bool date =
@@ -441,12 +521,11 @@ void load_revision(const RuleText& file, Knowledge& knowledge) {
         return std::isdigit(static_cast<unsigned char>(c)) || c == '-';
       });
   if (!date) {
-    reader.fail(reader.root()["revision"], "\"revision\" is a date, YYYY-MM-DD, not \"" + r + "\"");
+    reader.fail(reader.root()["revision"], "\"revision\" is a date, YYYY-MM-DD, not " + quoted(r));
   }
 }
 
-void load_wsl(const RuleText& file, Knowledge& knowledge) {
-  const RuleReader reader(file);
+void load_wsl(const RuleReader& reader, Knowledge& knowledge) {
   for (const auto& entry : reader.entries("releases", "a WSL release")) {
     WslRelease release;
     release.rocm = reader.text(entry, "rocm");
@@ -468,8 +547,8 @@ void load_wsl(const RuleText& file, Knowledge& knowledge) {
       if (equals == std::string::npos || equals == 0 ||
           knowledge.env_variable(requirement.substr(0, equals)) == nullptr) {
         reader.fail(entry["requires_env"][i],
-                    "requires_env entries are NAME=VALUE of a variable in env_vars.yaml, not \"" +
-                        requirement + "\"");
+                    "requires_env entries are NAME=VALUE of a variable in env_vars.yaml, not " +
+                        quoted(requirement));
       }
     }
     knowledge.wsl_releases.push_back(std::move(release));
@@ -490,8 +569,9 @@ const RuleText* find_rule_file(const std::vector<RuleText>& files, std::string_v
 }
 
 RulesError::RulesError(std::string file, int line, int column, const std::string& what)
-    : std::runtime_error(file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " +
-                         what),
+    // Printable whatever the caller quoted: file names and values come from a rules directory.
+    : std::runtime_error(util::printable(file) + ":" + std::to_string(line) + ":" +
+                         std::to_string(column) + ": " + util::printable(what)),
       m_file(std::move(file)),
       m_line(line),
       m_column(column) {}
@@ -569,13 +649,16 @@ const std::vector<std::string>& TorchRelease::targets_for(const std::string& ind
   return it == gfx_exceptions.end() ? gfx : it->second;
 }
 
+std::string oversize_rules_file_problem(std::uintmax_t size) {
+  return "the file is " + std::to_string(size) + " bytes; a rules file may be at most " +
+         std::to_string(k_max_rules_file_bytes) + " bytes (" +
+         std::to_string(k_max_rules_file_bytes >> 20) + " MiB)";
+}
+
 Knowledge load_knowledge(const std::vector<RuleText>& files, std::string origin) {
   Knowledge knowledge;
   knowledge.origin = std::move(origin);
-  for (const auto& file : files) {
-    parse(file);  // every file must at least be valid YAML
-  }
-  using Loader = void (*)(const RuleText&, Knowledge&);
+  using Loader = void (*)(const RuleReader&, Knowledge&);
   // In dependency order: later files refer to the gfx targets.
   const std::pair<std::string_view, Loader> loaders[] = {
       {"gfx_targets.yaml", load_gfx_targets},     {"pci_ids.yaml", load_pci_ids},
@@ -583,15 +666,25 @@ Knowledge load_knowledge(const std::vector<RuleText>& files, std::string origin)
       {"env_vars.yaml", load_env_vars},           {"wsl.yaml", load_wsl},
       {"revision.yaml", load_revision},
   };
+  // Each file is parsed once, and its nodes are freed before the next file is parsed: yaml-cpp
+  // needs up to 250 bytes of memory per byte of YAML.
+  std::set<const RuleText*> loaded;
   for (const auto& [name, load] : loaders) {
     const RuleText* file = find_rule_file(files, name);
     if (file == nullptr) {
       throw RulesError(knowledge.origin, 0, 0, "the rules need " + std::string(name));
     }
     try {
-      load(*file, knowledge);
+      load(RuleReader(file->name, parse(*file)), knowledge);
     } catch (const YAML::Exception& error) {  // e.g. a mapping where a string belongs
-      throw RulesError(file->name, error.mark.line + 1, error.mark.column + 1, error.msg);
+      throw RulesError(file->name, error.mark.line + 1, error.mark.column + 1,
+                       util::excerpt(error.msg, 200));
+    }
+    loaded.insert(file);
+  }
+  for (const auto& file : files) {
+    if (loaded.count(&file) == 0) {
+      parse(file);  // a file rocdoc reads nothing from must be valid too
     }
   }
   return knowledge;

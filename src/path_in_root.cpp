@@ -10,6 +10,9 @@ namespace rocdoc {
 namespace {
 
 constexpr int k_max_link_hops = 40;  // as the kernel's ELOOP limit
+// Components walked in one resolution, links' included: real paths have tens. The kernel
+// bounds the same work with PATH_MAX per link; a count also bounds "a/../a/../…" targets.
+constexpr int k_max_components = 256;
 
 std::string join_inside(const std::vector<std::string>& parts) {
   std::string path;
@@ -38,7 +41,11 @@ std::optional<std::string> resolve_in_root(std::string_view path, const LinkLook
   push_components(pending, path);
   std::vector<std::string> resolved;
   int hops = 0;
+  int components = 0;
   while (!pending.empty()) {
+    if (++components > k_max_components) {
+      return std::nullopt;
+    }
     std::string component = std::move(pending.front());
     pending.pop_front();
     if (component == "..") {
@@ -68,8 +75,17 @@ std::optional<std::string> resolve_in_root(std::string_view path, const LinkLook
 }
 
 std::string normalize_absolute(std::string_view path) {
-  return *resolve_in_root(
-      path, [](const std::string&) { return std::optional<std::string>(); }, FinalLink::keep);
+  std::vector<std::string> resolved;
+  for (const auto part : util::split(path, '/')) {
+    if (part == "..") {
+      if (!resolved.empty()) {
+        resolved.pop_back();
+      }
+    } else if (!part.empty() && part != ".") {
+      resolved.emplace_back(part);
+    }
+  }
+  return join_inside(resolved);
 }
 
 }  // namespace rocdoc

@@ -16,7 +16,8 @@ using LinkLookup = std::function<std::optional<std::string>(const std::string& i
 
 /// Resolves `path` component by component, as if the root were "/": ".." stops at the root
 /// and absolute link targets restart at the root (like openat2's RESOLVE_IN_ROOT).
-/// Returns the normalised absolute in-root path, or nullopt on a link loop.
+/// Returns the normalised absolute in-root path, or nullopt on a link loop (more than 40 links)
+/// or when the walk takes more than 256 components (hostile link targets).
 std::optional<std::string> resolve_in_root(std::string_view path, const LinkLookup& lookup,
                                            FinalLink final_link);
 

@@ -1,7 +1,10 @@
-// The human report: grouped by area, a glyph per check, fixes under each problem.
+// The human report: grouped by area, a glyph per check, fixes under each problem. Every text
+// that comes from the inspected machine or the rules passes through util::printable(), so
+// control characters and line breaks in it are shown escaped, never sent to the terminal.
 #include <fmt/format.h>
 
 #include "rocdoc/report.h"
+#include "src/util/strings.h"
 
 namespace rocdoc {
 
@@ -44,32 +47,40 @@ std::string plural(int count, std::string_view word) {
 
 void render_header(const Report& report, std::ostream& out, const Style& style,
                    Verbosity verbosity) {
-  std::string where =
-      report.host_kind == HostKind::live ? "this machine" : "snapshot " + report.host_origin;
+  std::string where = report.host_kind == HostKind::live
+                          ? "this machine"
+                          : "snapshot " + util::printable(report.host_origin);
   if (report.facts.system) {
     const auto& os = report.facts.system->os_release;
     const auto name = os.find("PRETTY_NAME");
-    where += fmt::format(" · {} · kernel {}", name != os.end() ? name->second : "unknown OS",
-                         report.facts.system->uname.release);
+    where += fmt::format(" · {} · kernel {}",
+                         name != os.end() ? util::printable(name->second) : "unknown OS",
+                         util::printable(report.facts.system->uname.release));
   }
   out << style.paint(fmt::format("rocdoc {}", report.tool_version), k_bold) << " · " << where
       << "\n";
   if (verbosity == Verbosity::verbose) {
-    out << fmt::format("rules: {} (revision {})\n", report.rules_origin, report.rules_revision);
+    out << fmt::format("rules: {} (revision {})\n", util::printable(report.rules_origin),
+                       util::printable(report.rules_revision));
   }
   for (const auto& note : report.notes) {
-    out << style.paint("note:", k_bold) << " " << note << "\n";
+    out << style.paint("note:", k_bold) << " " << util::printable(note) << "\n";
+  }
+}
+
+void render_evidence(const CheckResult& result, std::ostream& out, const Style& style) {
+  for (const auto& line : result.evidence) {
+    out << "      " << style.paint(util::printable(line), k_dim) << "\n";
   }
 }
 
 void render_problem_details(const CheckResult& result, std::ostream& out, const Style& style) {
-  for (const auto& line : result.evidence) {
-    out << "      " << style.paint(line, k_dim) << "\n";
-  }
+  render_evidence(result, out, style);
   for (const auto& fix : result.fix) {
-    out << "      " << style.paint("fix:", k_bold) << " " << fix.description << "\n";
+    out << "      " << style.paint("fix:", k_bold) << " " << util::printable(fix.description)
+        << "\n";
     if (!fix.command.empty()) {
-      out << "        " << fix.command << "\n";
+      out << "        " << util::printable(fix.command) << "\n";
     }
   }
 }
@@ -77,13 +88,14 @@ void render_problem_details(const CheckResult& result, std::ostream& out, const 
 void render_notes(const Report& report, std::ostream& out, const Style& style) {
   for (const auto& probe : report.probes) {
     if (!probe.ok) {
-      out << style.paint("☠", k_red) << " probe " << probe.name << " failed: " << probe.error
-          << " (checks that need it are skipped)\n";
+      out << style.paint("☠", k_red) << " probe " << util::printable(probe.name)
+          << " failed: " << util::printable(probe.error) << " (checks that need it are skipped)\n";
     }
   }
   if (report.facts.pci && report.facts.pci->names_problem) {
     out << style.paint("•", k_cyan) << " PCI names: libpci is not available ("
-        << *report.facts.pci->names_problem << "); AMD names come from rocdoc's own table\n";
+        << util::printable(*report.facts.pci->names_problem)
+        << "); AMD names come from rocdoc's own table\n";
   }
 }
 
@@ -102,14 +114,13 @@ void render_human(const Report& report, std::ostream& out, Color color, Verbosit
       area = record.info->area;
       out << "\n" << style.paint(area, k_bold) << "\n";
     }
-    out << "  " << glyph(result, style) << " " << record.info->id << "  " << result.message << "\n";
+    out << "  " << glyph(result, style) << " " << record.info->id << "  "
+        << util::printable(result.message) << "\n";
     const bool problem = result.status == Status::fail || result.status == Status::warn;
     if (problem) {
       render_problem_details(result, out, style);
     } else if (verbosity == Verbosity::verbose) {
-      for (const auto& line : result.evidence) {
-        out << "      " << style.paint(line, k_dim) << "\n";
-      }
+      render_evidence(result, out, style);
     }
   }
   out << "\n";

@@ -35,13 +35,17 @@ std::string_view kind_name(GpuKind kind) {
   return "";
 }
 
+/// Writes one line. Rules text is untrusted with --rules DIR: control characters and line
+/// breaks in it are shown escaped (util::printable), so a rule cannot forge or hide lines.
+void put_line(std::ostream& out, std::string_view text) { out << util::printable(text) << '\n'; }
+
 }  // namespace
 
 void render_target(const Knowledge& knowledge, const GfxTarget& target, std::ostream& out) {
-  out << fmt::format("{}  (KFD gfx_target_version {}, {}, {})\n", target.name, target.kfd,
-                     target.family, kind_name(target.kind));
+  put_line(out, fmt::format("{}  (KFD gfx_target_version {}, {}, {})", target.name, target.kfd,
+                            target.family, kind_name(target.kind)));
   if (!target.products.empty()) {
-    out << "  products: " << util::join(target.products, ", ") << "\n";
+    put_line(out, "  products: " + util::join(target.products, ", "));
   }
   std::vector<std::string> support;
   for (const auto& release : knowledge.rocm_releases) {
@@ -50,25 +54,27 @@ void render_target(const Knowledge& knowledge, const GfxTarget& target, std::ost
       support.push_back(release.rocm + " " + it->second);
     }
   }
-  out << "  ROCm on Linux: "
-      << (support.empty() ? "not listed by any release" : util::join(support, "; "));
-  out << (target.rocm_since.empty() ? "" : " (from " + target.rocm_since + ")") << "\n";
+  put_line(out, "  ROCm on Linux: " +
+                    (support.empty() ? "not listed by any release" : util::join(support, "; ")) +
+                    (target.rocm_since.empty() ? "" : " (from " + target.rocm_since + ")"));
   std::vector<std::string> wheels;
   for (const auto& release : knowledge.torch_releases) {
     if (std::find(release.gfx.begin(), release.gfx.end(), target.name) != release.gfx.end()) {
       wheels.push_back(release.torch);
     }
   }
-  out << "  official torch wheels: "
-      << (wheels.empty() ? std::string("none") : wheels.front() + " ... " + wheels.back()) << "\n";
+  put_line(out,
+           "  official torch wheels: " +
+               (wheels.empty() ? std::string("none") : wheels.front() + " ... " + wheels.back()));
   if (target.override_value) {
     const GfxOverride& o = *target.override_value;
-    out << fmt::format("  HSA_OVERRIDE_GFX_VERSION{}: {}", o.value.empty() ? "" : "=" + o.value,
-                       verdict_name(o.verdict));
-    if (!o.unneeded_since_torch.empty()) {
-      out << fmt::format(" since torch {}", o.unneeded_since_torch);
-    }
-    out << "\n    " << o.note << "\n    source: " << o.source << "\n";
+    put_line(out, fmt::format("  HSA_OVERRIDE_GFX_VERSION{}: {}{}",
+                              o.value.empty() ? "" : "=" + o.value, verdict_name(o.verdict),
+                              o.unneeded_since_torch.empty()
+                                  ? ""
+                                  : fmt::format(" since torch {}", o.unneeded_since_torch)));
+    put_line(out, "    " + o.note);
+    put_line(out, "    source: " + o.source);
   }
   std::vector<std::string> ids;
   for (const auto& entry : knowledge.pci_ids) {
@@ -77,9 +83,9 @@ void render_target(const Knowledge& knowledge, const GfxTarget& target, std::ost
     }
   }
   if (!ids.empty()) {
-    out << "  PCI ids (1002:): " << util::join(ids, " ") << "\n";
+    put_line(out, "  PCI ids (1002:): " + util::join(ids, " "));
   }
-  out << "  source: " << target.source << "\n";
+  put_line(out, "  source: " + target.source);
 }
 
 bool render_torch(const Knowledge& knowledge, const std::string& prefix, std::ostream& out) {
@@ -89,35 +95,40 @@ bool render_torch(const Knowledge& knowledge, const std::string& prefix, std::os
       continue;
     }
     found = true;
-    out << fmt::format(
-        "torch {}: torchvision {}, torchaudio {}{}{}\n", release.torch, release.torchvision,
-        release.audio(), release.torchaudio.empty() ? " (no torchaudio of its own)" : "",
-        release.triton_rocm.empty()
-            ? ""
-            : fmt::format(", {} {}",
-                          util::version_numbers(release.torch) >= std::vector<int>{2, 10}
-                              ? "triton-rocm"
-                              : "pytorch-triton-rocm",
-                          release.triton_rocm));
-    out << "  ROCm indexes: " << util::join(release.rocm_indexes, ", ") << "\n";
-    out << "  gfx targets: " << util::join(release.gfx, " ") << "\n";
+    put_line(out,
+             fmt::format(
+                 "torch {}: torchvision {}, torchaudio {}{}{}", release.torch, release.torchvision,
+                 release.audio(), release.torchaudio.empty() ? " (no torchaudio of its own)" : "",
+                 release.triton_rocm.empty()
+                     ? ""
+                     : fmt::format(", {} {}",
+                                   util::version_numbers(release.torch) >= std::vector<int>{2, 10}
+                                       ? "triton-rocm"
+                                       : "pytorch-triton-rocm",
+                                   release.triton_rocm)));
+    put_line(out, "  ROCm indexes: " + util::join(release.rocm_indexes, ", "));
+    put_line(out, "  gfx targets: " + util::join(release.gfx, " "));
     for (const auto& [index, targets] : release.gfx_exceptions) {
-      out << "    " << index << " wheels: " << util::join(targets, " ") << "\n";
+      put_line(out, "    " + index + " wheels: " + util::join(targets, " "));
     }
     for (const auto& index : release.rocm_indexes) {
-      out << fmt::format(
-          "  pip install torch=={} torchvision=={} torchaudio=={} --index-url "
-          "https://download.pytorch.org/whl/{}\n",
-          release.torch, release.torchvision, release.audio(), index);
+      put_line(out,
+               fmt::format("  pip install torch=={} torchvision=={} torchaudio=={} --index-url "
+                           "https://download.pytorch.org/whl/{}",
+                           release.torch, release.torchvision, release.audio(), index));
     }
-    out << "  source: " << release.source << "\n";
+    put_line(out, "  source: " + release.source);
   }
   return found;
 }
 
+void render_pci_id_line(const PciIdEntry& entry, std::ostream& out) {
+  put_line(out, fmt::format("1002:{:04x}  {}  ->  {}", entry.device, entry.name, entry.gfx));
+}
+
 void render_pci_id(const Knowledge& knowledge, const PciIdEntry& entry, std::ostream& out) {
-  out << fmt::format("1002:{:04x}  {}  ->  {}\n  source: {}\n", entry.device, entry.name, entry.gfx,
-                     entry.source);
+  render_pci_id_line(entry, out);
+  put_line(out, "  source: " + entry.source);
   if (const GfxTarget* target = knowledge.target(entry.gfx)) {
     render_target(knowledge, *target, out);
   }
@@ -125,12 +136,12 @@ void render_pci_id(const Knowledge& knowledge, const PciIdEntry& entry, std::ost
 
 void render_rocm_release(const Knowledge& knowledge, const RocmRelease& release,
                          std::ostream& out) {
-  out << "ROCm " << release.rocm << "\n";
+  put_line(out, "ROCm " + release.rocm);
   std::vector<std::string> systems;
   for (const auto& os : release.os) {
     systems.push_back(os.id + " " + util::join(os.versions, ", "));
   }
-  out << "  systems: " << util::join(systems, "; ") << "\n";
+  put_line(out, "  systems: " + util::join(systems, "; "));
   std::vector<std::string> official;
   for (const auto& target : knowledge.targets) {
     const auto it = target.rocm.find(release.rocm);
@@ -138,12 +149,11 @@ void render_rocm_release(const Knowledge& knowledge, const RocmRelease& release,
       official.push_back(target.name + (it->second == "deprecated" ? " (deprecated)" : ""));
     }
   }
-  out << "  AMD's GPU support list: "
-      << (official.empty() ? "none recorded" : util::join(official, " ")) << "\n";
-  out << "  libraries have code for: "
-      << (release.library_targets.empty() ? std::string("unknown (AMD's list stands in)")
-                                          : util::join(release.library_targets, " "))
-      << "\n";
+  put_line(out, "  AMD's GPU support list: " +
+                    (official.empty() ? "none recorded" : util::join(official, " ")));
+  put_line(out, "  libraries have code for: " + (release.library_targets.empty()
+                                                     ? std::string("unknown (AMD's list stands in)")
+                                                     : util::join(release.library_targets, " ")));
   std::vector<std::string> drivers;
   for (const auto& driver : knowledge.driver_versions) {
     if (driver.rocm == release.rocm) {
@@ -151,7 +161,7 @@ void render_rocm_release(const Knowledge& knowledge, const RocmRelease& release,
     }
   }
   if (!drivers.empty()) {
-    out << "  amdgpu DKMS module: " << util::join(drivers, ", ") << "\n";
+    put_line(out, "  amdgpu DKMS module: " + util::join(drivers, ", "));
   }
   std::vector<std::string> wheels;
   for (const auto& torch : knowledge.torch_releases) {
@@ -161,26 +171,27 @@ void render_rocm_release(const Knowledge& knowledge, const RocmRelease& release,
       }
     }
   }
-  out << "  pytorch.org torch wheels: " << (wheels.empty() ? "none" : util::join(wheels, ", "))
-      << "\n";
+  put_line(out,
+           "  pytorch.org torch wheels: " + (wheels.empty() ? "none" : util::join(wheels, ", ")));
   for (const auto& set : knowledge.amd_wheels) {
     if (set.rocm == release.rocm) {
-      out << fmt::format("  AMD per-target wheels: torch[device-gfxNNNN]=={} from {}\n", set.torch,
-                         set.index_url);
+      put_line(out, fmt::format("  AMD per-target wheels: torch[device-gfxNNNN]=={} from {}",
+                                set.torch, set.index_url));
     }
   }
   for (const auto& wsl : knowledge.wsl_releases) {
     if (wsl.rocm == release.rocm || wsl.rocm.rfind(release.rocm + ".", 0) == 0) {
-      out << fmt::format("  WSL ({}): {}\n", wsl.rocm,
-                         wsl.supported ? wsl.runtime_library : "no WSL runtime");
+      put_line(out, fmt::format("  WSL ({}): {}", wsl.rocm,
+                                wsl.supported ? wsl.runtime_library : "no WSL runtime"));
     }
   }
-  out << "  source: " << release.source << "\n";
+  put_line(out, "  source: " + release.source);
 }
 
 void render_driver(const Knowledge& knowledge, const DriverVersion& driver, std::ostream& out) {
-  out << fmt::format("amdgpu DKMS module {}: ships with ROCm {}\n  source: {}\n", driver.module,
-                     driver.rocm, driver.source);
+  put_line(out,
+           fmt::format("amdgpu DKMS module {}: ships with ROCm {}", driver.module, driver.rocm));
+  put_line(out, "  source: " + driver.source);
   if (const RocmRelease* release = knowledge.rocm_release(driver.rocm)) {
     render_rocm_release(knowledge, *release, out);
   }
@@ -196,30 +207,32 @@ void render_torch_version(const Knowledge& knowledge, const std::string& version
                 : tag == "cpu" || tag.empty() ? TorchBuild::cpu
                                               : TorchBuild::rocm;
   classify_torch(torch, "", knowledge);
-  out << fmt::format("torch {}: {}\n", version, torch.origin_detail);
+  put_line(out, fmt::format("torch {}: {}", version, torch.origin_detail));
   const std::string base = version.substr(0, version.find('+'));
   const bool pytorch_org =
       torch.origin == TorchOrigin::pytorch_org || torch.origin == TorchOrigin::pytorch_org_nightly;
   if (!pytorch_org && knowledge.torch_release(base) != nullptr) {
-    out << fmt::format(
-        "  not a pytorch.org wheel: pytorch.org's torch {} below is for comparison; "
-        "its companions and targets do not describe this build\n",
-        base);
+    put_line(out, fmt::format("  not a pytorch.org wheel: pytorch.org's torch {} below is for "
+                              "comparison; its companions and targets do not describe this build",
+                              base));
   }
   if (!render_torch(knowledge, base, out)) {
-    out << fmt::format("  torch {} is not in these rules (revision {})\n", base,
-                       knowledge.revision);
+    put_line(out, fmt::format("  torch {} is not in these rules (revision {})", base,
+                              knowledge.revision));
   }
 }
 
 void render_rules_summary(const Knowledge& knowledge, std::ostream& out) {
-  out << fmt::format(
-      "rules ({}, revision {}): {} gfx targets, {} PCI ids, {} ROCm releases, {} driver versions, "
-      "{} torch releases, {} AMD wheel sets, {} environment variables, {} WSL releases\n",
-      knowledge.origin, knowledge.revision, knowledge.targets.size(), knowledge.pci_ids.size(),
-      knowledge.rocm_releases.size(), knowledge.driver_versions.size(),
-      knowledge.torch_releases.size(), knowledge.amd_wheels.size(), knowledge.env_variables.size(),
-      knowledge.wsl_releases.size());
+  put_line(
+      out,
+      fmt::format("rules ({}, revision {}): {} gfx targets, {} PCI ids, {} ROCm releases, {} "
+                  "driver versions, "
+                  "{} torch releases, {} AMD wheel sets, {} environment variables, {} WSL releases",
+                  knowledge.origin, knowledge.revision, knowledge.targets.size(),
+                  knowledge.pci_ids.size(), knowledge.rocm_releases.size(),
+                  knowledge.driver_versions.size(), knowledge.torch_releases.size(),
+                  knowledge.amd_wheels.size(), knowledge.env_variables.size(),
+                  knowledge.wsl_releases.size()));
 }
 
 }  // namespace rocdoc

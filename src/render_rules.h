@@ -14,6 +14,8 @@ void render_target(const Knowledge& knowledge, const GfxTarget& target, std::ost
 /// Prints every torch release whose version starts with `prefix` ("2.6" → 2.6.0).
 /// Returns false when none matches.
 bool render_torch(const Knowledge& knowledge, const std::string& prefix, std::ostream& out);
+/// Prints one line for an AMD PCI device id: "1002:744c  Radeon RX 7900 XTX  ->  gfx1100".
+void render_pci_id_line(const PciIdEntry& entry, std::ostream& out);
 /// Prints the entry of an AMD PCI device id.
 void render_pci_id(const Knowledge& knowledge, const PciIdEntry& entry, std::ostream& out);
 /// Prints a ROCm release: systems, AMD's GPU list, library targets, drivers, wheels, WSL.

@@ -1,5 +1,6 @@
 #include "src/snapshot_host.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -27,14 +28,61 @@ constexpr std::string_view k_pci_devices = "/sys/bus/pci/devices/";
   throw SnapshotError(file + ": " + what);
 }
 
+/// A key or value of the manifest, quoted short and printable for an error message.
+std::string in_quotes(std::string_view text) { return "\"" + util::excerpt(text) + "\""; }
+
+/// Parses with a nesting limit: nlohmann's parser is iterative, but a deep document is no
+/// manifest, and printing or walking one recursively would exhaust the stack.
+json parse_bounded(std::string_view text, const std::string& file) {
+  if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
+    bad(file, "not valid JSON: a NUL byte at offset " + std::to_string(nul));
+  }
+  const json::parser_callback_t limit_depth = [&](int depth, json::parse_event_t event, json&) {
+    if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
+        depth >= static_cast<int>(k_max_manifest_depth)) {
+      bad(file, "nested deeper than " + std::to_string(k_max_manifest_depth) +
+                    " levels; a snapshot manifest is at most 4 deep");
+    }
+    return true;
+  };
+  try {
+    return json::parse(text, limit_depth);
+  } catch (const json::parse_error& error) {
+    // nlohmann quotes the last token it read, which may be megabytes of hostile input.
+    std::string what = error.what();
+    const auto last_read = what.find("; last read: ");
+    if (last_read != std::string::npos) {
+      what = what.substr(0, last_read) +
+             "; last read: " + util::excerpt(std::string_view(what).substr(last_read + 13), 40);
+    }
+    bad(file, "not valid JSON: " + what);
+  }
+}
+
+/// Paths and link targets are bounded as the kernel bounds them.
+const std::string& checked_path(const std::string& path, const std::string& file,
+                                const std::string& where) {
+  if (path.size() > k_max_manifest_path) {
+    bad(file, where + " is " + std::to_string(path.size()) + " bytes long; a path is at most " +
+                  std::to_string(k_max_manifest_path) + " (PATH_MAX)");
+  }
+  return path;
+}
+
 const json* member(const json& object, const char* key, json::value_t type, const std::string& file,
                    const std::string& where) {
   const auto it = object.find(key);
   if (it == object.end() || it->is_null()) {
     return nullptr;
   }
-  const bool number_ok = type == json::value_t::number_unsigned && it->is_number_unsigned();
-  if (it->type() != type && !number_ok) {
+  if (type == json::value_t::number_unsigned && it->is_number()) {
+    if (!it->is_number_unsigned()) {
+      bad(file, where + "\"" + key + "\" must be a whole number from 0 to 4294967295, not " +
+                    util::excerpt(it->dump(), 30));
+    }
+    return &*it;
+  }
+  if (it->type() != type) {
     bad(file, where + "\"" + key + "\" has the wrong type (" + it->type_name() + ")");
   }
   return &*it;
@@ -46,10 +94,25 @@ std::string string_member(const json& object, const char* key, const std::string
   return value != nullptr ? value->get<std::string>() : std::string();
 }
 
+/// A uid, gid or device number: 32 bits on Linux. A larger value is refused, never wrapped
+/// (2^32 would become uid 0, root).
 std::uint32_t number_member(const json& object, const char* key, const std::string& file,
                             const std::string& where) {
   const json* value = member(object, key, json::value_t::number_unsigned, file, where);
-  return value != nullptr ? value->get<std::uint32_t>() : 0;
+  if (value == nullptr) {
+    return 0;
+  }
+  const auto number = value->get<std::uint64_t>();
+  if (number > 0xffffffffu) {
+    bad(file, where + "\"" + key + "\" is " + std::to_string(number) +
+                  ", out of range (a 32-bit id or device number)");
+  }
+  return static_cast<std::uint32_t>(number);
+}
+
+bool is_errno_name(std::string_view name) {
+  return name.size() >= 2 && name.size() <= 16 && name.front() == 'E' &&
+         name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 1) == std::string::npos;
 }
 
 FileType node_type(const std::string& type, const std::string& file, const std::string& where) {
@@ -65,7 +128,7 @@ FileType node_type(const std::string& type, const std::string& file, const std::
   if (type == "file") {
     return FileType::regular;
   }
-  bad(file, where + "\"type\" must be char, block, dir or file, not \"" + type + "\"");
+  bad(file, where + "\"type\" must be char, block, dir or file, not " + in_quotes(type));
 }
 
 OpenAccess node_access(const std::string& access, const std::string& file,
@@ -82,7 +145,7 @@ OpenAccess node_access(const std::string& access, const std::string& file,
   if (access == "none" || access.empty()) {
     return OpenAccess::none;
   }
-  bad(file, where + "\"access\" must be rw, r, w or none, not \"" + access + "\"");
+  bad(file, where + "\"access\" must be rw, r, w or none, not " + in_quotes(access));
 }
 
 SnapshotNode parse_node(const json& node, const std::string& file, const std::string& where) {
@@ -94,7 +157,7 @@ SnapshotNode parse_node(const json& node, const std::string& file, const std::st
   const std::string mode = string_member(node, "mode", file, where);
   const auto mode_value = util::parse_unsigned(mode.empty() ? "0" : mode, 8);
   if (!mode_value || *mode_value > 07777) {
-    bad(file, where + "\"mode\" must be an octal string such as \"0660\", not \"" + mode + "\"");
+    bad(file, where + "\"mode\" must be an octal string such as \"0660\", not " + in_quotes(mode));
   }
   result.stat.mode = static_cast<std::uint32_t>(*mode_value);
   result.stat.uid = number_member(node, "uid", file, where);
@@ -107,6 +170,10 @@ SnapshotNode parse_node(const json& node, const std::string& file, const std::st
   }
   result.open.access = node_access(string_member(node, "access", file, where), file, where);
   result.open.error = string_member(node, "errno", file, where);
+  if (!result.open.error.empty() && !is_errno_name(result.open.error)) {
+    bad(file, where + "\"errno\" must be an errno name such as \"EACCES\", not " +
+                  in_quotes(result.open.error));
+  }
   if (result.open.access != OpenAccess::read_write && result.open.error.empty()) {
     result.open.error = "EACCES";
   }
@@ -122,7 +189,7 @@ std::map<std::string, std::string> string_map(const json& root, const char* key,
   }
   for (const auto& [name, value] : object->items()) {
     if (!value.is_string()) {
-      bad(file, std::string("\"") + key + "\"." + name + " must be a string");
+      bad(file, std::string("\"") + key + "\"[" + in_quotes(name) + "] must be a string");
     }
     result[name] = value.get<std::string>();
   }
@@ -131,13 +198,73 @@ std::map<std::string, std::string> string_map(const json& root, const char* key,
 
 }  // namespace
 
-SnapshotManifest parse_snapshot_manifest(std::string_view text, const std::string& file) {
-  json root;
-  try {
-    root = json::parse(text);
-  } catch (const json::parse_error& error) {
-    bad(file, std::string("not valid JSON: ") + error.what());
+namespace {
+
+/// A value in a message: a string's text, or the JSON of anything else, short and printable.
+std::string describe(const json& value) {
+  if (value.is_string()) {
+    return in_quotes(value.get_ref<const std::string&>());
   }
+  if (value.is_structured()) {
+    return std::string("a JSON ") + value.type_name();  // never dump() hostile nesting
+  }
+  return util::excerpt(value.dump(), 30);
+}
+
+void count_entries(std::size_t& entries, std::size_t more, const std::string& file) {
+  entries += more;
+  if (entries > k_max_manifest_entries) {
+    bad(file, "holds more than " + std::to_string(k_max_manifest_entries) +
+                  " entries (nodes, links, binaries, read_errors, pci_paths, env, groups), more "
+                  "than rocdoc reads; a real machine's snapshot holds a few hundred");
+  }
+}
+
+void parse_identity(const json& identity, SnapshotManifest& manifest, std::size_t& entries,
+                    const std::string& file) {
+  manifest.identity.user = string_member(identity, "user", file, "identity.");
+  manifest.identity.uid = number_member(identity, "uid", file, "identity.");
+  manifest.identity.gid = number_member(identity, "gid", file, "identity.");
+  const json* groups = member(identity, "groups", json::value_t::array, file, "identity.");
+  if (groups == nullptr) {
+    return;
+  }
+  count_entries(entries, groups->size(), file);
+  for (const auto& group : *groups) {
+    if (!group.is_object()) {
+      bad(file, "identity.groups entries must be objects {\"name\", \"gid\"}");
+    }
+    manifest.identity.groups.push_back({string_member(group, "name", file, "identity.groups."),
+                                        number_member(group, "gid", file, "identity.groups.")});
+  }
+}
+
+void parse_binaries(const json& binaries, SnapshotManifest& manifest, const std::string& file) {
+  for (const auto& [path, binary] : binaries.items()) {
+    const std::string where = "binaries[" + in_quotes(path) + "].";
+    if (!binary.is_object()) {
+      bad(file, where + " must be an object");
+    }
+    SnapshotBinary entry;
+    if (const json* size = member(binary, "size", json::value_t::number_unsigned, file, where)) {
+      entry.size = size->get<std::uint64_t>();
+    }
+    if (const json* targets = member(binary, "gfx_targets", json::value_t::array, file, where)) {
+      for (const auto& target : *targets) {
+        if (!target.is_string()) {
+          bad(file, where + "gfx_targets must hold strings");
+        }
+        entry.gfx_targets.push_back(target.get<std::string>());
+      }
+    }
+    manifest.binaries[normalize_absolute(checked_path(path, file, "binaries key"))] = entry;
+  }
+}
+
+}  // namespace
+
+SnapshotManifest parse_snapshot_manifest(std::string_view text, const std::string& file) {
+  const json root = parse_bounded(text, file);
   if (!root.is_object()) {
     bad(file, "must hold a JSON object");
   }
@@ -146,10 +273,12 @@ SnapshotManifest parse_snapshot_manifest(std::string_view text, const std::strin
     bad(file, "no \"format\" key; expected \"format\": \"" + std::string(k_snapshot_format) + "\"");
   }
   if (!format->is_string() || format->get<std::string>() != k_snapshot_format) {
-    bad(file, "\"format\" is " + format->dump() + ", expected \"" + std::string(k_snapshot_format) +
+    bad(file, "\"format\" is " + describe(*format) + ", expected \"" +
+                  std::string(k_snapshot_format) +
                   "\" (this rocdoc reads snapshot format version 1)");
   }
   SnapshotManifest manifest;
+  std::size_t entries = 0;
   manifest.note = string_member(root, "note", file, "");
   if (const json* uname = member(root, "uname", json::value_t::object, file, "")) {
     manifest.uname = {string_member(*uname, "sysname", file, "uname."),
@@ -158,17 +287,11 @@ SnapshotManifest parse_snapshot_manifest(std::string_view text, const std::strin
                       string_member(*uname, "machine", file, "uname.")};
   }
   if (const json* identity = member(root, "identity", json::value_t::object, file, "")) {
-    manifest.identity.user = string_member(*identity, "user", file, "identity.");
-    manifest.identity.uid = number_member(*identity, "uid", file, "identity.");
-    manifest.identity.gid = number_member(*identity, "gid", file, "identity.");
-    if (const json* groups = member(*identity, "groups", json::value_t::array, file, "identity.")) {
-      for (const auto& group : *groups) {
-        if (!group.is_object()) {
-          bad(file, "identity.groups entries must be objects {\"name\", \"gid\"}");
-        }
-        manifest.identity.groups.push_back({string_member(group, "name", file, "identity.groups."),
-                                            number_member(group, "gid", file, "identity.groups.")});
-      }
+    parse_identity(*identity, manifest, entries, file);
+  }
+  for (const char* key : {"env", "nodes", "links", "pci_paths", "read_errors", "binaries"}) {
+    if (const auto it = root.find(key); it != root.end() && it->is_object()) {
+      count_entries(entries, it->size(), file);
     }
   }
   for (auto& [name, value] : string_map(root, "env", file)) {
@@ -178,81 +301,100 @@ SnapshotManifest parse_snapshot_manifest(std::string_view text, const std::strin
   }
   if (const json* nodes = member(root, "nodes", json::value_t::object, file, "")) {
     for (const auto& [path, node] : nodes->items()) {
-      manifest.nodes[normalize_absolute(path)] = parse_node(node, file, "nodes[\"" + path + "\"].");
+      manifest.nodes[normalize_absolute(checked_path(path, file, "nodes key"))] =
+          parse_node(node, file, "nodes[" + in_quotes(path) + "].");
     }
   }
   for (auto& [path, target] : string_map(root, "links", file)) {
-    manifest.links[normalize_absolute(path)] = target;
+    manifest.links[normalize_absolute(checked_path(path, file, "links key"))] =
+        checked_path(target, file, "links[" + in_quotes(path) + "]");
   }
-  manifest.pci_paths = string_map(root, "pci_paths", file);
+  for (auto& [bdf, path] : string_map(root, "pci_paths", file)) {
+    manifest.pci_paths[bdf] = checked_path(path, file, "pci_paths[" + in_quotes(bdf) + "]");
+  }
   for (auto& [path, error] : string_map(root, "read_errors", file)) {
-    if (error.size() < 2 || error.front() != 'E' ||
-        error.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", 1) != std::string::npos) {
-      bad(file, "\"read_errors\"[\"" + path +
-                    "\"] must be an errno name such as \"EPERM\", not \"" + error + "\"");
+    if (!is_errno_name(error)) {
+      bad(file, "\"read_errors\"[" + in_quotes(path) +
+                    "] must be an errno name such as \"EPERM\", not " + in_quotes(error));
     }
-    manifest.read_errors[normalize_absolute(path)] = error;
+    manifest.read_errors[normalize_absolute(checked_path(path, file, "read_errors key"))] = error;
   }
   if (const json* binaries = member(root, "binaries", json::value_t::object, file, "")) {
-    for (const auto& [path, binary] : binaries->items()) {
-      const std::string where = "binaries[\"" + path + "\"].";
-      if (!binary.is_object()) {
-        bad(file, where + " must be an object");
-      }
-      SnapshotBinary entry;
-      if (const json* size = member(binary, "size", json::value_t::number_unsigned, file, where)) {
-        entry.size = size->get<std::uint64_t>();
-      }
-      if (const json* targets = member(binary, "gfx_targets", json::value_t::array, file, where)) {
-        for (const auto& target : *targets) {
-          if (!target.is_string()) {
-            bad(file, where + "gfx_targets must hold strings");
-          }
-          entry.gfx_targets.push_back(target.get<std::string>());
-        }
-      }
-      manifest.binaries[normalize_absolute(path)] = entry;
-    }
+    parse_binaries(*binaries, manifest, file);
   }
   return manifest;
 }
+
+namespace {
+
+std::string manifest_read_problem(const std::string& error) {
+  if (error == "ENOENT") {
+    return "no such file";
+  }
+  if (error == "ELOOP") {
+    return "a symbolic link; the manifest must be a regular file";
+  }
+  if (error == "EINVAL" || error == "EISDIR") {
+    return "not a regular file";
+  }
+  return error;
+}
+
+/// root/ itself must be a directory: a link there would take every read outside the snapshot.
+util::UniqueFd open_root(int snapshot, const std::string& dir) {
+  util::UniqueFd root(::openat(snapshot, "root", O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (root.valid() || errno == ENOENT) {
+    return root;  // a snapshot without root/ holds only its manifest
+  }
+  struct ::stat st {};
+  if (::fstatat(snapshot, "root", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
+    throw SnapshotError(dir +
+                        "/root: is a symbolic link; a snapshot's root/ must be a directory "
+                        "(rocdoc never reads outside a snapshot)");
+  }
+  throw SnapshotError(dir + "/root: not a directory (" + errno_name(errno) + ")");
+}
+
+}  // namespace
 
 SnapshotHost::SnapshotHost(std::string dir) : m_dir(std::move(dir)) {
   while (m_dir.size() > 1 && m_dir.back() == '/') {
     m_dir.pop_back();
   }
-  struct stat st {};
-  if (::stat(m_dir.c_str(), &st) != 0) {
-    throw SnapshotError(m_dir + ": cannot open snapshot: " + std::strerror(errno));
+  util::UniqueFd snapshot(::open(m_dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  if (!snapshot.valid()) {
+    throw SnapshotError(m_dir +
+                        (errno == ENOTDIR
+                             ? ": not a directory (--root takes a snapshot directory)"
+                             : ": cannot open snapshot: " + std::string(std::strerror(errno))));
   }
-  if (!S_ISDIR(st.st_mode)) {
-    throw SnapshotError(m_dir + ": not a directory (--root takes a snapshot directory)");
-  }
+  m_root = SnapshotRoot(open_root(snapshot.get(), m_dir), m_dir + "/root");
+  const SnapshotRoot snapshot_dir(std::move(snapshot), m_dir);
   const std::string manifest_path = m_dir + "/" + std::string(k_manifest_name);
-  const auto text = read_local_file(manifest_path, 64u << 20);
-  if (!text) {
-    throw SnapshotError(manifest_path +
-                        ": cannot read the snapshot manifest: " + std::strerror(errno));
+  const FileRead text =
+      snapshot_dir.read_regular("/" + std::string(k_manifest_name), k_max_manifest_bytes + 1);
+  if (!text.content) {
+    throw SnapshotError(manifest_path + ": cannot read the snapshot manifest: " +
+                        manifest_read_problem(text.error));
   }
-  m_manifest = parse_snapshot_manifest(*text, manifest_path);
-  m_root = m_dir + "/root";
+  if (text.content->size() > k_max_manifest_bytes) {
+    throw SnapshotError(manifest_path + ": larger than " +
+                        std::to_string(k_max_manifest_bytes >> 20) +
+                        " MiB, more than rocdoc reads; a real snapshot's manifest is a few KB");
+  }
+  m_manifest = parse_snapshot_manifest(*text.content, manifest_path);
 }
 
 std::optional<std::string> SnapshotHost::link_target(const std::string& inside) const {
   if (const auto it = m_manifest.links.find(inside); it != m_manifest.links.end()) {
     return it->second;
   }
-  struct stat st {};
-  const std::string real = m_root + inside;
-  if (::lstat(real.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) {
-    return std::nullopt;
+  if (const auto it = m_link_cache.find(inside); it != m_link_cache.end()) {
+    return it->second;
   }
-  std::array<char, 4096> buffer{};
-  const ssize_t n = ::readlink(real.c_str(), buffer.data(), buffer.size() - 1);
-  if (n < 0) {
-    return std::nullopt;
-  }
-  return std::string(buffer.data(), static_cast<std::size_t>(n));
+  auto target = m_root.read_link(inside);
+  m_link_cache.emplace(inside, target);
+  return target;
 }
 
 std::optional<std::string> SnapshotHost::resolve(std::string_view path,
@@ -272,16 +414,8 @@ FileRead SnapshotHost::read_file_or_error(std::string_view path, std::size_t max
   if (m_manifest.binaries.count(*inside) != 0 || m_manifest.nodes.count(*inside) != 0) {
     return {std::nullopt, "EACCES"};  // present, but its content was not captured
   }
-  struct stat st {};
-  const std::string real = m_root + *inside;
   // Every link was resolved inside the root; what is left must be a plain file.
-  if (::lstat(real.c_str(), &st) != 0) {
-    return {std::nullopt, "ENOENT"};
-  }
-  if (!S_ISREG(st.st_mode)) {
-    return {std::nullopt, S_ISDIR(st.st_mode) ? "EISDIR" : "EINVAL"};
-  }
-  return read_local_file_or_error(real, max_bytes);
+  return m_root.read_regular(*inside, max_bytes);
 }
 
 std::optional<std::vector<std::string>> SnapshotHost::list_dir(std::string_view path) const {
@@ -291,13 +425,9 @@ std::optional<std::vector<std::string>> SnapshotHost::list_dir(std::string_view 
   }
   std::set<std::string> names;
   bool exists = false;
-  struct stat st {};
-  const std::string real = m_root + *inside;
-  if (::lstat(real.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+  if (auto entries = m_root.list(*inside, k_max_directory_entries)) {
     exists = true;
-    if (auto entries = list_local_dir(real)) {
-      names.insert(entries->begin(), entries->end());
-    }
+    names.insert(entries->begin(), entries->end());
   }
   // A manifest entry implies the directories above it: /sys/.../nodes/3/properties in
   // read_errors makes 3 appear in the listing of nodes/.
@@ -343,11 +473,11 @@ std::optional<FileStat> SnapshotHost::stat(std::string_view path) const {
     result.mode = 0444;
     return result;
   }
-  struct stat st {};
-  if (::lstat((m_root + *inside).c_str(), &st) != 0) {
+  const auto st = m_root.lstat(*inside);
+  if (!st) {
     return std::nullopt;
   }
-  return file_stat_from(st);
+  return file_stat_from(*st);
 }
 
 std::optional<std::string> SnapshotHost::read_link(std::string_view path) const {
@@ -416,7 +546,7 @@ std::optional<std::string> SnapshotHost::local_path(std::string_view path) const
   if (!inside) {
     return std::nullopt;
   }
-  return m_root + *inside;
+  return m_dir + "/root" + *inside;  // root/ was checked to be a directory, not a link
 }
 
 }  // namespace rocdoc

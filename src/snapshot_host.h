@@ -2,19 +2,14 @@
 #pragma once
 
 #include <map>
-#include <stdexcept>
 #include <string>
+#include <unordered_map>
 
 #include "rocdoc/host.h"
 #include "src/path_in_root.h"
+#include "src/snapshot_root.h"
 
 namespace rocdoc {
-
-/// The snapshot cannot be read: the message names the file and the problem.
-class SnapshotError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 struct SnapshotNode {
   FileStat stat;
@@ -43,6 +38,14 @@ struct SnapshotManifest {
 SnapshotManifest parse_snapshot_manifest(std::string_view text, const std::string& file);
 
 inline constexpr std::string_view k_snapshot_format = "rocdoc-snapshot/1";
+
+// What rocdoc reads of a snapshot at most (docs/snapshot-extensions.md): real machines stay
+// far below; beyond a bound the snapshot is refused with exit 2, saying which bound.
+inline constexpr std::size_t k_max_manifest_bytes = 16u << 20;
+inline constexpr std::size_t k_max_manifest_depth = 16;
+inline constexpr std::size_t k_max_manifest_entries = 100'000;
+inline constexpr std::size_t k_max_manifest_path = 4095;  // PATH_MAX less its NUL
+inline constexpr std::size_t k_max_directory_entries = 100'000;
 inline constexpr std::string_view k_manifest_name = "rocdoc-snapshot.json";
 
 class SnapshotHost final : public Host {
@@ -72,8 +75,10 @@ class SnapshotHost final : public Host {
   std::optional<std::string> resolve(std::string_view path, FinalLink final_link) const;
 
   std::string m_dir;
-  std::string m_root;  ///< m_dir + "/root"
+  SnapshotRoot m_root;  ///< m_dir + "/root", opened once
   SnapshotManifest m_manifest;
+  /// Real links met while resolving paths, by path inside the root.
+  mutable std::unordered_map<std::string, std::optional<std::string>> m_link_cache;
 };
 
 }  // namespace rocdoc

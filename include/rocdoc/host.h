@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -57,6 +58,23 @@ struct Uname {
 };
 
 enum class HostKind { live, snapshot };
+
+/// The inspected machine (or snapshot) holds more of something than rocdoc reads: the message
+/// names the bound. Real machines stay far below every bound; rocdoc exits 2.
+class HostLimitError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Throws HostLimitError when `where` holds more than `bound` of `what`.
+inline void check_bound(std::size_t count, std::size_t bound, std::string_view what,
+                        std::string_view where) {
+  if (count > bound) {
+    throw HostLimitError(std::string(where) + ": " + std::to_string(count) + " " +
+                         std::string(what) + "; rocdoc reads at most " + std::to_string(bound) +
+                         " (a bound against hostile snapshots: real machines have far fewer)");
+  }
+}
 
 /// Every read of the inspected machine goes through a Host. Paths are absolute paths
 /// of that machine; a snapshot resolves them inside its root.

@@ -1,6 +1,7 @@
 // The knowledge base: rules/*.yaml, embedded at build time, overridable with --rules DIR.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -197,10 +198,25 @@ const RuleText* find_rule_file(const std::vector<RuleText>& files, std::string_v
 /// rocdoc_rulesc): no parsing at start-up.
 Knowledge embedded_knowledge_data();
 
+/// A rules file larger than this is refused, never cut (the largest real one is under 40 KiB;
+/// yaml-cpp needs up to a few hundred bytes of memory per byte of YAML).
+inline constexpr std::size_t k_max_rules_file_bytes = std::size_t{1} << 20;
+/// Collections nested deeper than this are refused (the real files nest 8 levels at most).
+inline constexpr int k_max_rules_nesting = 64;
+/// A --rules directory with more entries than this is refused (it holds only the rules).
+inline constexpr std::size_t k_max_rules_dir_entries = 1000;
+
+/// "the file is N bytes; a rules file may be at most …": for a file over the limit.
+std::string oversize_rules_file_problem(std::uintmax_t size);
+
 /// Parses and validates rule files; throws RulesError.
+/// Every file is parsed once and must be at most k_max_rules_file_bytes, valid YAML, without
+/// duplicate keys in any mapping and nested at most k_max_rules_nesting deep.
 Knowledge load_knowledge(const std::vector<RuleText>& files, std::string origin);
 Knowledge load_embedded_knowledge();
 /// Reads DIR/*.yaml; a file that is missing from DIR falls back to the embedded one.
+/// Refuses a *.yaml that is not named as an embedded file, or is not a regular file, or is
+/// over k_max_rules_file_bytes, and a directory of over k_max_rules_dir_entries entries.
 Knowledge load_knowledge_dir(const std::string& dir);
 
 }  // namespace rocdoc

@@ -6,6 +6,7 @@
 #include "src/checks/checks.h"
 #include "src/checks/software.h"
 #include "src/checks/visible_devices.h"
+#include "src/util/shell.h"
 #include "src/util/strings.h"
 
 namespace rocdoc::checks {
@@ -197,12 +198,12 @@ CheckResult arch_override_wrong(const CheckContext& context) {
       const std::string variable = others && setting->variable == "HSA_OVERRIDE_GFX_VERSION"
                                        ? fmt::format("HSA_OVERRIDE_GFX_VERSION_{}", gpu.kfd->index)
                                        : setting->variable;
-      fix.push_back(
-          {fmt::format("The value that works for {} (unofficial)", gpu.target->name),
-           variable == setting->variable
-               ? fmt::format("export {}={}", variable, known->value)
-               : fmt::format("unset {} && export {}={}", setting->variable, variable, known->value),
-           false});
+      fix.push_back({fmt::format("The value that works for {} (unofficial)", gpu.target->name),
+                     variable == setting->variable
+                         ? fmt::format("export {}={}", variable, util::shell_word(known->value))
+                         : fmt::format("unset {} && export {}={}", setting->variable, variable,
+                                       util::shell_word(known->value)),
+                     false});
     } else {
       fix.push_back({"Remove the override", unset_command(*setting), false});
       // A remedy only when the GPU's own target lacks support too.
@@ -309,7 +310,7 @@ CheckResult arch_override_mixed(const CheckContext& context) {
         {fmt::format("Give the override to the GPU that needs it only (per-node variables: "
                      "ROCm 6.3 and newer, the node index counts CPU nodes)"),
          fmt::format("unset HSA_OVERRIDE_GFX_VERSION && export HSA_OVERRIDE_GFX_VERSION_{}={}",
-                     intended->kfd->index, *global),
+                     intended->kfd->index, util::shell_word(*global)),
          false});
     if (const auto index = hip_index(context, *intended)) {
       fix.push_back({"Or hide the other GPUs from ROCm programs",

@@ -305,8 +305,8 @@ CheckResult driver_dkms_build(const CheckContext& context) {
   std::vector<Fix> fix;
   if (dkms.make_log) {
     evidence.push_back("failed build log: " + *dkms.make_log);
-    fix.push_back(
-        {"Read why DKMS could not build it for this kernel", "less " + *dkms.make_log, false});
+    fix.push_back({"Read why DKMS could not build it for this kernel",
+                   "less " + util::shell_word(*dkms.make_log), false});
   }
   fix.push_back(
       {"Try the build again for this kernel (it fails again when the release does not "

@@ -133,7 +133,8 @@ Fix corrected_mask(const AppliedMask& mask, const std::vector<RuntimeDevice>& de
   }
   return {
       fmt::format("Name only GPUs that exist, each once (or unset {} to see all)", mask.variable),
-      fmt::format("export {}={}", mask.variable, util::join(entries, ",")), false};
+      fmt::format("export {}={}", mask.variable, util::shell_word(util::join(entries, ","))),
+      false};
 }
 
 /// PyTorch parses the masks itself (torch.cuda._parse_visible_devices) and differs from HIP on
@@ -158,6 +159,58 @@ std::optional<std::string> torch_disagrees(const DeviceView& view) {
         view.hip->value, view.rocr->value);
   }
   return std::nullopt;
+}
+
+/// One gfx target as the build variables take it: gfx1100, gfx90a:xnack-,
+/// gfx942:sramecc+:xnack-, or an LLVM generic target such as gfx10-3-generic.
+bool is_target_token(std::string_view token) {
+  const auto all_of = [](std::string_view text, auto predicate) {
+    return !text.empty() && std::all_of(text.begin(), text.end(), predicate);
+  };
+  const auto hex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); };
+  const auto lower = [](char c) { return c >= 'a' && c <= 'z'; };
+  if (token.rfind("gfx", 0) != 0) {
+    return false;
+  }
+  const auto colon = token.find(':');
+  std::string_view processor = token.substr(3, colon == std::string_view::npos ? colon : colon - 3);
+  constexpr std::string_view k_generic = "-generic";
+  const bool generic = processor.size() > k_generic.size() && processor.ends_with(k_generic);
+  if (generic) {
+    processor.remove_suffix(k_generic.size());
+  } else if (processor.find('-') != std::string_view::npos) {
+    return false;
+  }
+  for (const auto part : util::split(processor, '-')) {
+    if (!all_of(part, hex)) {
+      return false;
+    }
+  }
+  if (colon == std::string_view::npos) {
+    return true;
+  }
+  for (const auto feature : util::split(token.substr(colon + 1), ':')) {
+    if (feature.size() < 2 || (feature.back() != '+' && feature.back() != '-') ||
+        !all_of(feature.substr(0, feature.size() - 1), lower)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/// A list of gfx targets separated by ';', ',' or spaces (empty entries are ignored).
+bool is_target_list(std::string_view value) {
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= value.size(); ++i) {
+    if (i == value.size() || value[i] == ';' || value[i] == ',' || value[i] == ' ') {
+      const std::string_view token = value.substr(start, i - start);
+      if (!token.empty() && !is_target_token(token)) {
+        return false;
+      }
+      start = i + 1;
+    }
+  }
+  return true;
 }
 
 std::vector<std::string> split_targets(const std::string& value) {
@@ -277,6 +330,17 @@ CheckResult env_rocm_arch(const CheckContext& context) {
     if (missing.empty()) {
       continue;
     }
+    if (!is_target_list(*value)) {
+      // Never copied into a command: the value is not a list of targets.
+      problems.push_back(fmt::format(
+          "{}=\"{}\" is not a list of gfx targets (such as gfx1100;gfx90a:xnack-) and leaves out "
+          "{}",
+          name, util::excerpt(*value), util::join(missing, ", ")));
+      fix.push_back({fmt::format("Set {} by hand to the gfx targets to build for, {} among them",
+                                 name, util::join(missing, " and ")),
+                     "", false});
+      continue;
+    }
     problems.push_back(
         fmt::format("{}=\"{}\" leaves out {}", name, *value, util::join(missing, ", ")));
     // Keep the user's entries as written (features such as :xnack- included) and separator.
@@ -316,6 +380,9 @@ CheckResult env_unknown(const CheckContext& context) {
     problems.push_back(fmt::format("{} does not exist; the real name is {}", name, variable->real));
     const bool switch_variable =
         variable->real.size() > 8 && variable->real.substr(variable->real.size() - 8) == "_ENABLED";
+    if (!util::is_shell_name(name) || !util::is_shell_name(variable->real)) {
+      continue;  // names from a --rules directory that no shell variable can have
+    }
     if (variable->real == "HSA_OVERRIDE_GFX_VERSION") {
       // Renaming would make a value take effect that nothing has judged: arch.* say what to set.
       fix.push_back(

@@ -40,7 +40,7 @@ std::vector<Fix> fixes_for_unbound(const CheckContext& context, const PciDevice&
          "to keep it that way after a reboot):",
          fmt::format("echo {0} | sudo tee /sys/bus/pci/devices/{0}/driver/unbind && "
                      "echo {0} | sudo tee /sys/bus/pci/drivers/amdgpu/bind",
-                     device.bdf),
+                     util::shell_word(device.bdf)),
          true});
     return fix;
   }
@@ -269,7 +269,7 @@ CheckResult pcie_link_degraded(const CheckContext& context) {
       evidence,
       {{"Reseat the card, or move it to a full-width slot wired to the CPU (not a "
         "riser or chipset x4 slot); then compare again",
-        "sudo lspci -vv -s " + first_slot + " | grep -E 'LnkCap|LnkSta'", true}});
+        "sudo lspci -vv -s " + util::shell_word(first_slot) + " | grep -E 'LnkCap|LnkSta'", true}});
 }
 
 CheckResult pcie_atomics(const CheckContext& context) {

@@ -1,7 +1,9 @@
 // Permission checks: can this process open /dev/kfd and the AMD render nodes, and if not, why.
 #include <fmt/format.h>
 #include <algorithm>
+#include <optional>
 #include <set>
+#include <string_view>
 
 #include "src/checks/access_math.h"
 #include "src/checks/checks.h"
@@ -41,6 +43,50 @@ std::string describe_node(const DeviceNode& node) {
                      node.stat.mode, node.stat.uid, node_group(node), node.stat.gid,
                      node.open.access == OpenAccess::read_write ? "read-write" : "failed",
                      node.open.error.empty() ? "" : " (" + node.open.error + ")");
+}
+
+/// A name shadow-utils' groupadd accepts (its default, POSIX's portable filename characters):
+/// letters, digits, '.', '_' and '-', not starting with '-', at most 32 bytes, with an optional
+/// trailing '$' (Samba machine accounts). A bare gid, used when /etc/group has no name, passes.
+bool is_group_name(std::string_view name) {
+  if (name.size() > 1 && name.back() == '$') {
+    name.remove_suffix(1);
+  }
+  if (name.empty() || name.size() > 32 || name.front() == '-') {
+    return false;
+  }
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '_' || c == '-';
+  });
+}
+
+/// What is wrong with the name /etc/group gives a node's group; nullopt when it is a valid name.
+std::optional<std::string> group_name_problem(const DeviceNode& node) {
+  const std::string group = node_group(node);
+  if (is_group_name(group)) {
+    return std::nullopt;
+  }
+  return fmt::format(
+      "the name of {}'s group (gid {}) in /etc/group, \"{}\", is not a valid group name; "
+      "repair /etc/group",
+      node.path, node.stat.gid, util::excerpt(group));
+}
+
+/// The problems of the group names of these nodes, each once, for the finding's message.
+std::string group_name_problems(const std::vector<const DeviceNode*>& nodes) {
+  std::vector<std::string> problems;
+  std::vector<std::uint32_t> seen;
+  for (const auto* node : nodes) {
+    if (std::find(seen.begin(), seen.end(), node->stat.gid) != seen.end()) {
+      continue;
+    }
+    seen.push_back(node->stat.gid);
+    if (auto problem = group_name_problem(*node)) {
+      problems.push_back(std::move(*problem));
+    }
+  }
+  return problems.empty() ? std::string() : "; " + util::join(problems, "; ");
 }
 
 /// The groups a user must join for these nodes, by name where /etc/group knows it.
@@ -113,6 +159,14 @@ std::vector<Fix> permission_fixes(const CheckContext& context,
     }
     // The kernel names the nodes kfd and renderD<N>; udev gives them their group and mode.
     const bool kfd = node->path == "/dev/kfd";
+    if (!is_group_name(node_group(*node))) {
+      fix.push_back({fmt::format("{}'s mode does not let its group read and write: repair the "
+                                 "group's name in /etc/group, then restore the udev rule that "
+                                 "gives {} that group and mode 0660",
+                                 node->path, node->path),
+                     "", true});
+      break;
+    }
     fix.push_back(
         {fmt::format("{}'s mode does not let its group read and write: restore the udev rule",
                      node->path),
@@ -128,18 +182,31 @@ std::vector<Fix> permission_fixes(const CheckContext& context,
     return access.group_file_lists_user(n->stat.gid);
   });
   if (listed) {
+    const std::string group = node_group(*denied.front());
+    if (!is_group_name(group)) {
+      fix.push_back(
+          {"/etc/group already lists you, under a group name that is not valid: repair "
+           "/etc/group, then log out and back in (or reboot)",
+           "", false});
+      return fix;
+    }
     fix.push_back(
         {"/etc/group already lists you; this session started before that. Log out and "
          "back in (or reboot); for this shell only:",
-         "newgrp " + node_group(*denied.front()), false});
+         "newgrp " + util::shell_word(group), false});
     return fix;
   }
   const auto groups = needed_groups(denied, access);
-  if (!groups.empty()) {
+  if (std::any_of(groups.begin(), groups.end(),
+                  [](const std::string& group) { return !is_group_name(group); })) {
+    fix.push_back({fmt::format("Repair the group's name in /etc/group, then add {} to the group",
+                               access.subject().user),
+                   "", true});
+  } else if (!groups.empty()) {
     fix.push_back(
         {fmt::format("Add {} to the {} group{}, then log out and back in", access.subject().user,
                      util::join(groups, " and "), groups.size() == 1 ? "" : "s"),
-         fmt::format("sudo usermod -aG {} {}", util::join(groups, ","),
+         fmt::format("sudo usermod -aG {} {}", util::shell_word(util::join(groups, ",")),
                      util::shell_quote(access.subject().user)),
          true});
   }
@@ -187,9 +254,11 @@ CheckResult node_check(const CheckContext& context, const std::vector<const Devi
       access.sudo_user
           ? fmt::format("{} cannot open {} read-write: permission denied (group {}; judged from "
                         "/etc/group, because rocdoc runs as root through sudo)",
-                        who.user, what, node_group(*denied.front()))
+                        who.user, what, node_group(*denied.front())) +
+                group_name_problems(denied)
           : fmt::format("This process cannot open {} read-write: permission denied (group {})",
-                        what, node_group(*denied.front())),
+                        what, node_group(*denied.front())) +
+                group_name_problems(denied),
       evidence, permission_fixes(context, denied));
 }
 
@@ -232,25 +301,33 @@ CheckResult perm_relogin(const CheckContext& context) {
     return skip("no /dev/kfd or AMD render node");
   }
   std::vector<std::string> stale;
+  std::vector<const DeviceNode*> stale_nodes;
   std::string group;
   for (const auto* node : nodes) {
     if (denied_by_permissions(*node, access) && access.group_file_lists_user(node->stat.gid) &&
         !access.process_has_gid(node->stat.gid)) {
       stale.push_back(fmt::format("{} (group {})", node->path, node_group(*node)));
+      stale_nodes.push_back(node);
       group = group.empty() ? node_group(*node) : group;
     }
   }
   if (stale.empty()) {
     return pass("the session has every group /etc/group gives the user for the GPU nodes");
   }
+  const Fix relogin =
+      is_group_name(group)
+          ? Fix{"Log out and back in (or reboot) so the session picks up the group; for this "
+                "shell only:",
+                "newgrp " + util::shell_word(group), false}
+          : Fix{"Repair the group's name in /etc/group, then log out and back in (or reboot)", "",
+                false};
   return finding(Severity::error,
                  fmt::format("/etc/group lists {} in {}, but this session does not have that group "
                              "yet: {}",
-                             access.identity.user, group, util::join(stale, ", ")),
+                             access.identity.user, group, util::join(stale, ", ")) +
+                     group_name_problems(stale_nodes),
                  {fmt::format("/etc/group: {} is a member of {}", access.identity.user, group)},
-                 {{"Log out and back in (or reboot) so the session picks up the group; for this "
-                   "shell only:",
-                   "newgrp " + group, false}});
+                 {relogin});
 }
 
 CheckResult perm_container_groups(const CheckContext& context) {

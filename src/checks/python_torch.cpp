@@ -164,18 +164,23 @@ std::vector<Fix> companion_fixes(const PythonEnvironment& environment,
                    python + " -m pip uninstall -y " + util::join(remove, " "), false});
   }
   if (release != nullptr) {
-    fix.push_back({"Reinstall the three together from one index (pip brings the matching Triton)",
-                   python + " -m pip install --force-reinstall torch==" + release->torch +
-                       " torchvision==" + release->torchvision + " torchaudio==" +
-                       release->audio() + " --index-url https://download.pytorch.org/whl/" +
-                       wheel_index(torch).value_or(release->rocm_indexes.back()),
-                   false});
+    // The index is torch's local tag (read from the machine) or the rules'; the versions are
+    // the rules': each is quoted when it holds more than a version's or a URL's characters.
+    fix.push_back(
+        {"Reinstall the three together from one index (pip brings the matching Triton)",
+         python + " -m pip install --force-reinstall torch==" + util::shell_word(release->torch) +
+             " torchvision==" + util::shell_word(release->torchvision) +
+             " torchaudio==" + util::shell_word(release->audio()) + " --index-url " +
+             util::shell_word("https://download.pytorch.org/whl/" +
+                              wheel_index(torch).value_or(release->rocm_indexes.back())),
+         false});
   } else if (const auto index = wheel_index(torch)) {
     const bool nightly = torch.origin == TorchOrigin::pytorch_org_nightly;
     fix.push_back({"Reinstall torchvision and torchaudio from torch's own index",
                    python + " -m pip install --force-reinstall " + (nightly ? "--pre " : "") +
-                       "torchvision torchaudio --index-url https://download.pytorch.org/whl/" +
-                       (nightly ? "nightly/" : "") + *index,
+                       "torchvision torchaudio --index-url " +
+                       util::shell_word("https://download.pytorch.org/whl/" +
+                                        std::string(nightly ? "nightly/" : "") + *index),
                    false});
   } else {
     fix.push_back({fmt::format("Install torchvision and torchaudio from where this torch came "

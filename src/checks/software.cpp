@@ -424,20 +424,37 @@ const AmdWheelSet* amd_wheels_for(const Knowledge& knowledge, const std::string&
   return nullptr;
 }
 
+namespace {
+
+/// A pip requirement as one shell word: in double quotes, as AMD's guides write it (the
+/// brackets of an extra are glob characters), unless a version from the rules holds a
+/// character that double quotes do not keep: then single-quoted.
+std::string requirement_word(const std::string& package, const std::string& version) {
+  const std::string requirement = package + "==" + version;
+  return util::is_shell_safe(version) ? "\"" + requirement + "\"" : util::shell_quote(requirement);
+}
+
+}  // namespace
+
 std::string amd_wheel_install_line(const AmdWheelSet& set, const std::string& target,
                                    const std::string& python) {
-  return fmt::format(
-      "{} -m pip install --index-url {} \"torch[device-{}]=={}\" \"torchvision[device-{}]=={}\" "
-      "\"torchaudio=={}\"",
-      python, set.index_url, target, set.torch, target, set.torchvision, set.torchaudio);
+  // The target is a gfx name the rules loader decoded from its KFD number.
+  return fmt::format("{} -m pip install --index-url {} {} {} {}", python,
+                     util::shell_word(set.index_url),
+                     requirement_word("torch[device-" + target + "]", set.torch),
+                     requirement_word("torchvision[device-" + target + "]", set.torchvision),
+                     requirement_word("torchaudio", set.torchaudio));
 }
 
 std::string pip_install_line(const TorchRelease& release, const std::string& python,
                              const std::string& index_wanted) {
   const std::string& index = index_wanted.empty() ? release.rocm_indexes.back() : index_wanted;
-  return fmt::format("{} -m pip install torch=={} torchvision=={} torchaudio=={} --index-url {}{}",
-                     python, release.torch, release.torchvision, release.audio(), k_index_url,
-                     index);
+  // Versions and index names come from the rules, which --rules DIR may replace: quoted when
+  // they hold anything but the characters of a version or a URL.
+  return fmt::format("{} -m pip install torch=={} torchvision=={} torchaudio=={} --index-url {}",
+                     python, util::shell_word(release.torch), util::shell_word(release.torchvision),
+                     util::shell_word(release.audio()),
+                     util::shell_word(std::string(k_index_url) + index));
 }
 
 std::string python_of(const PythonEnvironment* environment) {
@@ -485,13 +502,13 @@ std::vector<Fix> remedy_for(const CheckContext& context, const AmdGpu& gpu,
     fix.push_back({fmt::format("{}ake the GPU report a supported sibling target, unofficially ({})",
                                fix.empty() ? "M" : "Or m",
                                known->note.empty() ? "a community workaround" : known->note),
-                   "export HSA_OVERRIDE_GFX_VERSION=" + known->value, false});
+                   "export HSA_OVERRIDE_GFX_VERSION=" + util::shell_word(known->value), false});
   } else if (known && known->verdict == OverrideVerdict::unneeded &&
              known->older_torch == OverrideVerdict::works && !fix.empty()) {
     fix.push_back(
         {fmt::format("Or keep this torch and override (unofficial; unneeded from torch {})",
                      known->unneeded_since_torch),
-         "export HSA_OVERRIDE_GFX_VERSION=" + known->value, false});
+         "export HSA_OVERRIDE_GFX_VERSION=" + util::shell_word(known->value), false});
   }
   if (fix.empty() && current && newer_than_rules(context.knowledge, *current)) {
     fix.push_back(
@@ -504,7 +521,7 @@ std::vector<Fix> remedy_for(const CheckContext& context, const AmdGpu& gpu,
     fix.push_back({fmt::format("No supported path: no official wheel has {} and no override is "
                                "safe.{} The only route is building PyTorch from source for it:",
                                target.name, why),
-                   "export PYTORCH_ROCM_ARCH=" + target.name, false});
+                   "export PYTORCH_ROCM_ARCH=" + util::shell_word(target.name), false});
   }
   return fix;
 }

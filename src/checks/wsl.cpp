@@ -9,18 +9,41 @@
 
 namespace rocdoc::checks {
 
+namespace {
+
+/// A name wsl.exe gives a distribution: letters, digits, '.', '_' and '-' (wsl --import refuses
+/// others). Such a name means the same in PowerShell and in a POSIX shell, quoted or not.
+bool is_distro_name(std::string_view name) {
+  return !name.empty() && name.front() != '-' && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '_' || c == '-';
+  });
+}
+
+}  // namespace
+
 CheckResult wsl_version1(const CheckContext& context) {
   if (context.facts.system->wsl != WslKind::wsl1) {
     return skip("not WSL 1");
   }
   const std::string* distro = context.facts.env->find("WSL_DISTRO_NAME");
-  return finding(
-      Severity::error, "WSL 1 has no GPU access at all: convert the distribution to WSL 2",
-      {"kernel " + context.facts.system->uname.release},
-      {{"In a Windows terminal (PowerShell), convert this distribution",
-        "wsl --set-version " +
-            (distro != nullptr ? util::shell_quote(*distro) : std::string("Ubuntu")) + " 2",
-        false}});
+  std::string message = "WSL 1 has no GPU access at all: convert the distribution to WSL 2";
+  Fix convert{"In a Windows terminal (PowerShell), convert this distribution",
+              "wsl --set-version " +
+                  (distro != nullptr ? util::shell_quote(*distro) : std::string("Ubuntu")) + " 2",
+              false};
+  if (distro != nullptr && !is_distro_name(*distro)) {
+    message += fmt::format(
+        " (WSL_DISTRO_NAME, \"{}\", is not a distribution name; `wsl -l -v` "
+        "lists the real ones)",
+        util::excerpt(*distro));
+    convert = {
+        "In a Windows terminal (PowerShell), list the distributions (wsl -l -v) and "
+        "convert this one with wsl --set-version NAME 2",
+        "", false};
+  }
+  return finding(Severity::error, message, {"kernel " + context.facts.system->uname.release},
+                 {convert});
 }
 
 CheckResult wsl_dxg_missing(const CheckContext& context) {
@@ -125,6 +148,9 @@ CheckResult wsl_dxg_detection(const CheckContext& context) {
     problems.push_back(fmt::format(
         "ROCm {} under WSL finds the GPU only with {}={}{}", release_version, name, wanted,
         value == nullptr ? ", which is not set" : fmt::format(" (it is \"{}\")", *value)));
+    if (!util::is_shell_name(name) || !util::is_shell_safe(wanted)) {
+      continue;  // a --rules directory's requirement that no command can carry as written
+    }
     fix.push_back({"Set it for this shell", fmt::format("export {}={}", name, wanted), false});
     fix.push_back({"Keep it for new shells",
                    fmt::format("echo 'export {}={}' >> ~/.bashrc", name, wanted), false});

@@ -1,7 +1,9 @@
 // String helpers with no rocdoc knowledge.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,6 +20,26 @@ std::vector<std::string_view> lines(std::string_view text);
 /// Parses a whole unsigned number: decimal, or hex with a 0x prefix when base is 0.
 std::optional<std::uint64_t> parse_unsigned(std::string_view text, int base = 10);
 std::optional<std::int64_t> parse_signed(std::string_view text);
+
+/// A whole number that fits T, or nullopt: a value out of T's range is unreadable, never
+/// wrapped ("65538" is not a uint16_t 2; "-1" is not an unsigned).
+template <std::integral T>
+std::optional<T> parse_number(std::string_view text, int base = 10) {
+  if constexpr (std::is_unsigned_v<T>) {
+    const auto value = parse_unsigned(text, base);
+    if (!value || *value > std::numeric_limits<T>::max()) {
+      return std::nullopt;
+    }
+    return static_cast<T>(*value);
+  } else {
+    const auto value = base == 10 ? parse_signed(text) : std::nullopt;
+    if (!value || *value < std::numeric_limits<T>::min() ||
+        *value > std::numeric_limits<T>::max()) {
+      return std::nullopt;
+    }
+    return static_cast<T>(*value);
+  }
+}
 
 std::string to_lower(std::string_view text);
 std::string to_upper(std::string_view text);

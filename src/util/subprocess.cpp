@@ -4,82 +4,292 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
-
-extern char** environ;
+#include <thread>
 
 namespace rocdoc::util {
 
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// How often the read loop looks whether the program exited while its output is still open.
+/// poll() cannot wait for a child; a SIGCHLD handler would need a self-pipe and would replace
+/// the caller's, and pidfd_open is not in glibc 2.35 and is refused by some seccomp profiles.
+constexpr std::chrono::milliseconds k_exit_check{10};
+
+/// How long a program killed with SIGKILL may take to die before it is left unreaped: one in
+/// uninterruptible sleep (a hung network file system) cannot be killed at all, and rocdoc must
+/// not wait for it.
+constexpr std::chrono::seconds k_death_wait{1};
+
+// The program runs in a process group of its own, so that everything it starts can be killed
+// with it. A Ctrl-C at the terminal signals rocdoc's group, which then no longer includes the
+// program: while it runs, these signals kill its group first and then get rocdoc's previous
+// handling (the default: rocdoc ends).
+constexpr std::array<int, 4> k_forwarded_signals = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+std::atomic<pid_t> running_group{0};
+std::array<struct sigaction, k_forwarded_signals.size()> previous_actions{};
+static_assert(std::atomic<pid_t>::is_always_lock_free, "read in a signal handler");
+
+void kill_group_and_reraise(int signal) {
+  const pid_t group = running_group.load();
+  if (group > 0) {
+    ::kill(-group, SIGKILL);
+  }
+  for (std::size_t i = 0; i < k_forwarded_signals.size(); ++i) {
+    if (k_forwarded_signals[i] == signal) {
+      ::sigaction(signal, &previous_actions[i], nullptr);
+    }
+  }
+  ::raise(signal);  // blocked until this handler returns, then handled as before
+}
+
+/// Signal handling for the lifetime of one run: the forwarding handlers (a signal that was
+/// ignored stays ignored), and SIGCHLD at its default, because with SIGCHLD ignored (inherited
+/// from whoever started rocdoc) the kernel reaps the child itself and its exit status is lost.
+class SignalsDuringRun {
+ public:
+  SignalsDuringRun() {
+    ::sigaction(SIGCHLD, nullptr, &m_child_action);
+    m_child_reset =
+        m_child_action.sa_handler == SIG_IGN || (m_child_action.sa_flags & SA_NOCLDWAIT) != 0;
+    if (m_child_reset) {
+      struct sigaction action {};
+      action.sa_handler = SIG_DFL;
+      ::sigemptyset(&action.sa_mask);
+      ::sigaction(SIGCHLD, &action, nullptr);
+    }
+    for (std::size_t i = 0; i < k_forwarded_signals.size(); ++i) {
+      ::sigaction(k_forwarded_signals[i], nullptr, &previous_actions[i]);
+      m_installed[i] = previous_actions[i].sa_handler != SIG_IGN;
+      if (m_installed[i]) {
+        struct sigaction action {};
+        action.sa_handler = kill_group_and_reraise;
+        ::sigemptyset(&action.sa_mask);
+        ::sigaction(k_forwarded_signals[i], &action, nullptr);
+      }
+    }
+  }
+  ~SignalsDuringRun() {
+    running_group.store(0);
+    for (std::size_t i = 0; i < k_forwarded_signals.size(); ++i) {
+      if (m_installed[i]) {
+        ::sigaction(k_forwarded_signals[i], &previous_actions[i], nullptr);
+      }
+    }
+    if (m_child_reset) {
+      ::sigaction(SIGCHLD, &m_child_action, nullptr);
+    }
+  }
+  SignalsDuringRun(const SignalsDuringRun&) = delete;
+  SignalsDuringRun& operator=(const SignalsDuringRun&) = delete;
+
+  void forward_to(pid_t group) { running_group.store(group); }
+
+ private:
+  std::array<bool, k_forwarded_signals.size()> m_installed{};
+  struct sigaction m_child_action {};
+  bool m_child_reset = false;
+};
+
+/// posix_spawn's attributes and file actions, destroyed on every path.
+class SpawnSetup {
+ public:
+  SpawnSetup() {
+    ::posix_spawnattr_init(&m_attributes);
+    ::posix_spawn_file_actions_init(&m_actions);
+  }
+  ~SpawnSetup() {
+    ::posix_spawn_file_actions_destroy(&m_actions);
+    ::posix_spawnattr_destroy(&m_attributes);
+  }
+  SpawnSetup(const SpawnSetup&) = delete;
+  SpawnSetup& operator=(const SpawnSetup&) = delete;
+
+  posix_spawnattr_t* attributes() { return &m_attributes; }
+  posix_spawn_file_actions_t* actions() { return &m_actions; }
+
+ private:
+  posix_spawnattr_t m_attributes{};
+  posix_spawn_file_actions_t m_actions{};
+};
+
+std::vector<char*> c_strings(const std::vector<std::string>& strings) {
+  std::vector<char*> pointers;
+  for (const auto& s : strings) {
+    pointers.push_back(const_cast<char*>(s.c_str()));
+  }
+  pointers.push_back(nullptr);
+  return pointers;
+}
+
+std::optional<pid_t> spawn(const std::vector<std::string>& argv,
+                           const std::vector<std::string>& environment, int out_fd,
+                           std::string& error) {
+  SpawnSetup setup;
+  // Process group id = its pid: killing -pid reaches everything it starts (unless something
+  // leaves the group on purpose with setsid or setpgid).
+  ::posix_spawnattr_setflags(setup.attributes(), POSIX_SPAWN_SETPGROUP);
+  ::posix_spawnattr_setpgroup(setup.attributes(), 0);
+  ::posix_spawn_file_actions_addopen(setup.actions(), STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  ::posix_spawn_file_actions_adddup2(setup.actions(), out_fd, STDOUT_FILENO);
+  ::posix_spawn_file_actions_addopen(setup.actions(), STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  // rocdoc's own descriptors are O_CLOEXEC, but one it inherited without that flag from
+  // whoever started it is none of the program's business.
+  ::posix_spawn_file_actions_addclosefrom_np(setup.actions(), STDERR_FILENO + 1);
+  auto args = c_strings(argv);
+  auto env = c_strings(environment);
+  pid_t pid = 0;
+  const int failed =
+      ::posix_spawn(&pid, args[0], setup.actions(), setup.attributes(), args.data(), env.data());
+  if (failed != 0) {
+    error = argv[0] + ": " + std::strerror(failed);
+    return std::nullopt;
+  }
+  return pid;
+}
+
+/// Whether the child has exited, leaving it unreaped: while it is a zombie its pid, which is
+/// also its process group id, cannot be reused, so killing the group later hits no stranger.
+bool has_exited(pid_t pid) {
+  siginfo_t info{};
+  while (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) != 0) {
+    if (errno != EINTR) {
+      return true;  // ECHILD: there is nothing left to wait for
+    }
+  }
+  return info.si_pid != 0;
+}
+
+/// Waits until the child has exited (true) or `until` has passed (false).
+bool wait_for_exit(pid_t pid, Clock::time_point until) {
+  while (!has_exited(pid)) {
+    const auto now = Clock::now();
+    if (now >= until) {
+      return false;
+    }
+    std::this_thread::sleep_for(std::min<Clock::duration>(until - now, k_exit_check));
+  }
+  return true;
+}
+
+/// Reaps a child that was sent SIGKILL; nullopt when it did not die in time (left unreaped).
+std::optional<int> reap_killed(pid_t pid) {
+  if (!wait_for_exit(pid, Clock::now() + k_death_wait)) {
+    return std::nullopt;
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) {
+      return std::nullopt;
+    }
+  }
+  return status;
+}
+
+enum class ReadEnd {
+  eof,         ///< every writer closed the pipe
+  held_open,   ///< the child exited, but the pipe stayed open past the grace period
+  deadline,    ///< the deadline passed with the pipe open and the child running
+  over_limit,  ///< more than max_output bytes
+};
+
+/// Reads the pipe into `out` until one of ReadEnd happens; never keeps more than max_output.
+ReadEnd read_output(int fd, pid_t pid, const CaptureLimits& limits, Clock::time_point deadline,
+                    std::string& out) {
+  std::array<char, 65536> buffer{};
+  std::optional<Clock::time_point> grace_end;
+  while (true) {
+    const auto now = Clock::now();
+    if (!grace_end && has_exited(pid)) {
+      grace_end = now + limits.exit_grace;
+    }
+    const auto stop = grace_end ? std::min(*grace_end, deadline) : deadline;
+    if (now >= stop) {
+      return grace_end ? ReadEnd::held_open : ReadEnd::deadline;
+    }
+    const auto wait = std::chrono::ceil<std::chrono::milliseconds>(
+        std::min<Clock::duration>(stop - now, k_exit_check));
+    pollfd ready_fd{fd, POLLIN, 0};
+    const int ready = ::poll(&ready_fd, 1, static_cast<int>(wait.count()));
+    if (ready < 0 && errno != EINTR) {
+      return ReadEnd::eof;  // cannot happen on a valid pipe; stop reading, keep the deadline
+    }
+    if (ready <= 0) {
+      continue;
+    }
+    // One byte more than the limit tells "exactly at it" from "over it".
+    const std::size_t room = limits.max_output + 1 - out.size();
+    const ssize_t n = ::read(fd, buffer.data(), std::min(buffer.size(), room));
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n <= 0) {
+      return ReadEnd::eof;
+    }
+    out.append(buffer.data(), static_cast<std::size_t>(n));
+    if (out.size() > limits.max_output) {
+      out.resize(limits.max_output);
+      return ReadEnd::over_limit;
+    }
+  }
+}
+
+}  // namespace
+
 std::optional<ProcessOutput> run_capture(const std::vector<std::string>& argv,
-                                         std::chrono::milliseconds limit, std::string& error) {
+                                         const std::vector<std::string>& environment,
+                                         const CaptureLimits& limits, std::string& error) {
+  if (argv.empty()) {
+    error = "no program to run";
+    return std::nullopt;
+  }
   int pipe_fds[2];
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0) {
     error = std::strerror(errno);
     return std::nullopt;
   }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-  std::vector<char*> args;
-  for (const auto& arg : argv) {
-    args.push_back(const_cast<char*>(arg.c_str()));
-  }
-  args.push_back(nullptr);
-  pid_t pid = 0;
-  const int spawned = ::posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
+  SignalsDuringRun signals;
+  const auto pid = spawn(argv, environment, pipe_fds[1], error);
   ::close(pipe_fds[1]);
-  if (spawned != 0) {
+  if (!pid) {
     ::close(pipe_fds[0]);
-    error = argv[0] + ": " + std::strerror(spawned);
     return std::nullopt;
   }
+  signals.forward_to(*pid);
+  const auto deadline = Clock::now() + limits.time;
   ProcessOutput output;
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  std::array<char, 4096> buffer{};
-  bool timed_out = false;
-  while (true) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) {
-      timed_out = true;
-      break;
-    }
-    pollfd fd{pipe_fds[0], POLLIN, 0};
-    const int ready = ::poll(&fd, 1, static_cast<int>(left.count()));
-    if (ready < 0 && errno == EINTR) {
-      continue;
-    }
-    if (ready <= 0) {
-      timed_out = ready == 0;
-      break;
-    }
-    const ssize_t n = ::read(pipe_fds[0], buffer.data(), buffer.size());
-    if (n <= 0) {
-      break;
-    }
-    output.out.append(buffer.data(), static_cast<std::size_t>(n));
-  }
+  const ReadEnd read_end = read_output(pipe_fds[0], *pid, limits, deadline, output.out);
   ::close(pipe_fds[0]);
-  if (timed_out) {
-    ::kill(pid, SIGKILL);
+  const bool exited = read_end != ReadEnd::over_limit && wait_for_exit(*pid, deadline);
+  // Whatever the ending, the group goes: the program if it still runs, and anything it started
+  // that still holds the pipe or simply lingers.
+  ::kill(-*pid, SIGKILL);
+  const auto status = reap_killed(*pid);
+  if (read_end == ReadEnd::over_limit) {
+    output.ending = Ending::output_over_limit;
+  } else if (!exited || !status) {
+    output.ending = Ending::timed_out;
+  } else if (WIFEXITED(*status)) {
+    output.exit_status = WEXITSTATUS(*status);
+  } else if (WIFSIGNALED(*status)) {
+    output.signal = WTERMSIG(*status);
   }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (timed_out) {
-    error = argv[0] + ": no answer within " + std::to_string(limit.count()) + " ms";
-    return std::nullopt;
-  }
-  output.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return output;
+}
+
+std::string signal_name(int signal) {
+  const char* abbreviation = ::sigabbrev_np(signal);
+  return abbreviation != nullptr ? std::string("SIG") + abbreviation : std::to_string(signal);
 }
 
 }  // namespace rocdoc::util

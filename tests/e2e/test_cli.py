@@ -103,4 +103,29 @@ results.check("\033[" not in on_terminal("check", "--root", healthy, "--no-color
               "no colour with --no-color")
 results.check("\033[" not in run(binary, "check", "--root", healthy).stdout, "no colour into a pipe")
 
+
+# Hostile --rules DIR (issue 8, item 7): exit 2 and one printable line naming the file.
+def lint_rules(files, fifo=None):
+    with tempfile.TemporaryDirectory() as rules_dir:
+        for name, content in files.items():
+            with open(os.path.join(rules_dir, name), "w") as f:
+                f.write(content)
+        if fifo:
+            os.mkfifo(os.path.join(rules_dir, fifo))
+        return run(binary, "rules", "lint", rules_dir)
+
+
+for what, files, fifo, expected in [
+        ("unknown file", {"foo.yaml": "a: 1\n"}, None, "foo.yaml:0:0: not a rules file"),
+        ("FIFO", {}, "wsl.yaml", "wsl.yaml:0:0: not a regular file (a FIFO)"),
+        ("over 1 MiB", {"torch.yaml": "releases: []\n#" + " " * (1 << 20)}, None, "at most 1048576 bytes"),
+        ("duplicate key", {"revision.yaml": 'revision: "2026-11-26"\nrevision: "2026-11-27"\n'}, None,
+         'revision.yaml:2:1: duplicate key "revision" (first at line 1)'),
+        ("control bytes", {"revision.yaml": 'revision: "\x1b[2J\x1b]8;;http://x\x07"\n'}, None,
+         'not "\\x1b[2J\\x1b]8;;http://x\\x07"')]:
+    proc = lint_rules(files, fifo)
+    results.check(proc.returncode == 2 and expected in proc.stderr and proc.stderr.count("\n") == 1
+                  and "\x1b" not in proc.stderr and proc.stdout == "",
+                  f"--rules with a bad {what}: exit 2, one printable line ({proc.returncode}, {proc.stderr!r})")
+
 results.finish()

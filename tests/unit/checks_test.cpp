@@ -509,3 +509,168 @@ TEST_CASE("KFD's target is believed over the PCI table, even one the rules do no
   CHECK(noted);
   CHECK(result(report, "arch.unsupported").status != Status::fail);
 }
+
+// ---- fix hygiene: values from the machine or a --rules directory never run as shell code --
+// (appended with its own includes, so the cases above stay as they are)
+
+#include <iterator>
+
+#include "src/util/shell.h"
+
+namespace {
+
+/// A fixture copied into `snap`, to be edited before it is read.
+void copy_fixture(const std::string& name, const test::TempSnapshot& snap) {
+  std::filesystem::copy(std::string(ROCDOC_FIXTURES_DIR) + "/" + name, snap.dir(),
+                        std::filesystem::copy_options::recursive |
+                            std::filesystem::copy_options::copy_symlinks |
+                            std::filesystem::copy_options::overwrite_existing);
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+/// Replaces the first `from` in a file of the snapshot (a path under its directory).
+void replace_in(const test::TempSnapshot& snap, const std::string& path, const std::string& from,
+                const std::string& to) {
+  std::string text = read_text(snap.dir() + path);
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, from.size(), to);
+  std::ofstream(snap.dir() + path, std::ios::binary) << text;
+}
+
+Report report_of(const test::TempSnapshot& snap, const Knowledge& rules = knowledge()) {
+  const SnapshotHost host(snap.dir());
+  return run_report(host, rules, {});
+}
+
+}  // namespace
+
+TEST_CASE("shell words: kept when nothing in them is special, else single-quoted", "[util]") {
+  CHECK(util::shell_word("6.2.4") == "6.2.4");
+  CHECK(util::shell_word("https://download.pytorch.org/whl/rocm6.3") ==
+        "https://download.pytorch.org/whl/rocm6.3");
+  CHECK(util::shell_word("render,video") == "render,video");
+  CHECK(util::shell_word("render$") == "'render$'");
+  CHECK(util::shell_word("a b") == "'a b'");
+  CHECK(util::shell_word("$(id)") == "'$(id)'");
+  CHECK(util::shell_word("it's") == "'it'\\''s'");
+  CHECK(util::shell_word("") == "''");
+  CHECK(util::shell_word("a\nb") == "'a\nb'");
+  CHECK(util::is_shell_name("HSA_OVERRIDE_GFX_VERSION_1"));
+  CHECK(util::is_shell_name("_x"));
+  CHECK_FALSE(util::is_shell_name("1X"));
+  CHECK_FALSE(util::is_shell_name("X;id"));
+  CHECK_FALSE(util::is_shell_name(""));
+}
+
+TEST_CASE("a group name that is not one never reaches a command", "[checks][perm]") {
+  test::TempSnapshot snap;
+  copy_fixture("user-not-in-render", snap);
+  replace_in(snap, "/root/etc/group", "\nrender:", "\nrender$(touch /tmp/pwned):");
+  const Report report = report_of(snap);
+  for (const char* id : {"perm.kfd", "perm.render"}) {
+    INFO(id);
+    const CheckResult& r = result(report, id);
+    CHECK(r.status == Status::fail);
+    CHECK_THAT(r.message, Catch::Matchers::Contains(
+                              "in /etc/group, \"render$(touch /tmp/pwned)\", is not a valid group "
+                              "name; repair /etc/group"));
+    CHECK(commands(r) == Commands{""});
+    CHECK_THAT(r.fix.front().description, Catch::Matchers::Contains("Repair the group's name"));
+  }
+}
+
+TEST_CASE("a valid group name with a trailing $ is quoted", "[checks][perm]") {
+  test::TempSnapshot snap;
+  copy_fixture("user-not-in-render", snap);
+  replace_in(snap, "/root/etc/group", "\nrender:", "\nrender$:");
+  CHECK(commands(result(report_of(snap), "perm.kfd")) ==
+        Commands{"sudo usermod -aG 'render$' 'alice'"});
+}
+
+TEST_CASE("newgrp only for a valid group name", "[checks][perm]") {
+  test::TempSnapshot snap;
+  copy_fixture("user-needs-relogin", snap);
+  replace_in(snap, "/root/etc/group", "\nrender:", "\nrender;reboot:");
+  const Report report = report_of(snap);
+  const CheckResult& r = result(report, "perm.relogin");
+  CHECK(r.status == Status::fail);
+  CHECK(commands(r) == Commands{""});
+  CHECK_THAT(r.message, Catch::Matchers::Contains("\"render;reboot\", is not a valid group name"));
+}
+
+TEST_CASE("a build-target variable that is no gfx list is explained, not exported",
+          "[checks][env]") {
+  test::TempSnapshot snap;
+  copy_fixture("rocm-arch-excludes-gpu", snap);
+  replace_in(snap, "/rocdoc-snapshot.json", R"j("PYTORCH_ROCM_ARCH": "gfx90a")j",
+             R"j("PYTORCH_ROCM_ARCH": "gfx90a $(touch /tmp/pwned)")j");
+  const Report report = report_of(snap);
+  const CheckResult& r = result(report, "env.rocm-arch");
+  CHECK(r.status == Status::warn);
+  CHECK_THAT(r.message, Catch::Matchers::Contains("is not a list of gfx targets"));
+  CHECK(commands(r) == Commands{""});
+  CHECK_THAT(r.fix.front().description, Catch::Matchers::Contains("gfx1100"));
+}
+
+TEST_CASE("gfx lists with features and generic targets are still extended", "[checks][env]") {
+  test::TempSnapshot snap;
+  copy_fixture("rocm-arch-excludes-gpu", snap);
+  replace_in(snap, "/rocdoc-snapshot.json", R"j("PYTORCH_ROCM_ARCH": "gfx90a")j",
+             R"j("PYTORCH_ROCM_ARCH": "gfx942:sramecc+:xnack-;gfx10-3-generic")j");
+  CHECK(commands(result(report_of(snap), "env.rocm-arch")) ==
+        Commands{"export PYTORCH_ROCM_ARCH=\"gfx942:sramecc+:xnack-;gfx10-3-generic;gfx1100\""});
+}
+
+TEST_CASE("a WSL distribution name that is not one gets no command", "[checks][wsl]") {
+  test::TempSnapshot snap;
+  copy_fixture("wsl1", snap);
+  replace_in(snap, "/rocdoc-snapshot.json", R"j("WSL_DISTRO_NAME": "Ubuntu-22.04")j",
+             R"j("WSL_DISTRO_NAME": "Ubuntu'; calc; '")j");
+  const Report report = report_of(snap);
+  const CheckResult& r = result(report, "wsl.version1");
+  CHECK(r.status == Status::fail);
+  CHECK_THAT(r.message, Catch::Matchers::Contains("is not a distribution name"));
+  CHECK(commands(r) == Commands{""});
+}
+
+TEST_CASE("a DKMS directory name is quoted in the log's path", "[checks][driver]") {
+  test::TempSnapshot snap;
+  copy_fixture("dkms-not-built-for-hwe-kernel", snap);
+  std::filesystem::rename(snap.root() + "/var/lib/dkms/amdgpu/6.12.12-2164967.24.04",
+                          snap.root() + "/var/lib/dkms/amdgpu/6.12.12$(reboot)");
+  CHECK(commands(result(report_of(snap), "driver.dkms-build")).front() ==
+        "less '/var/lib/dkms/amdgpu/6.12.12$(reboot)/build/make.log'");
+}
+
+TEST_CASE("values from a --rules directory are quoted in commands", "[checks][rules]") {
+  Knowledge rules = knowledge();
+  for (auto& release : rules.torch_releases) {
+    release.torchvision += "$(reboot)";
+  }
+  for (auto& set : rules.amd_wheels) {
+    set.torch += "\"$(reboot)\"";
+  }
+  for (auto& target : rules.targets) {
+    if (target.override_value && target.override_value->verdict == OverrideVerdict::works) {
+      target.override_value->value += ";reboot";
+    }
+  }
+  const SnapshotHost cuda(std::string(ROCDOC_FIXTURES_DIR) + "/cuda-wheel-pytorch-org");
+  CHECK(commands(result(run_report(cuda, rules, {}), "torch.cuda-wheel")).back() ==
+        "'/home/alice/venv/bin/python3' -m pip install torch==2.6.0 "
+        "torchvision=='0.21.0$(reboot)' torchaudio==2.6.0 --index-url "
+        "https://download.pytorch.org/whl/rocm6.2.4");
+  const SnapshotHost gfx1031(std::string(ROCDOC_FIXTURES_DIR) + "/rx6700xt-no-override");
+  CHECK(commands(result(run_report(gfx1031, rules, {}), "arch.unsupported")) ==
+        Commands{"'/home/alice/venv/bin/python3' -m pip install --index-url "
+                 "https://stable.repo.amd.com/rocm/whl-next/ "
+                 "'torch[device-gfx1031]==2.13.0+rocm10.0.0\"$(reboot)\"' "
+                 "\"torchvision[device-gfx1031]==0.28.0+rocm10.0.0\" "
+                 "\"torchaudio==2.11.0.2+rocm10.0.0\"",
+                 "export HSA_OVERRIDE_GFX_VERSION='10.3.0;reboot'"});
+}

@@ -1,7 +1,14 @@
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
+#include <sstream>
 
 #include "rocdoc/gfx_target.h"
 #include "rocdoc/knowledge.h"
+#include "src/cli.h"
+#include "tests/unit/test_support.h"
 
 using namespace rocdoc;
 
@@ -210,4 +217,247 @@ TEST_CASE("override verdicts of the knowledge base", "[knowledge]") {
   CHECK(knowledge.target("gfx1033")->override_value->verdict == OverrideVerdict::dangerous);
   CHECK(knowledge.target("gfx1102")->override_value->unneeded_since_torch == "2.7");
   CHECK(knowledge.env_variable("PYTORCH_TUNABLE_BACKEND")->real == "PYTORCH_TUNABLEOP_ENABLED");
+}
+
+// Hostile --rules DIR (issue 8, item 7): bounded cost, nothing cut or ignored silently, one
+// printable file:line:column line.
+namespace {
+
+/// The size limit of a rules file (k_max_rules_file_bytes), written out so that the test reads
+/// as the documentation does (docs/rules-format.md).
+constexpr std::size_t k_one_mib = std::size_t{1} << 20;
+
+/// A --rules directory: a temporary directory whose files replace the embedded ones.
+class RulesDir {
+ public:
+  std::string path() const { return m_temp.root(); }
+  void file(const std::string& name, const std::string& content) const {
+    m_temp.file("/" + name, content);
+  }
+
+ private:
+  test::TempSnapshot m_temp;  // its root/ is the rules directory
+};
+
+RulesError dir_error(const RulesDir& dir) {
+  try {
+    load_knowledge_dir(dir.path());
+  } catch (const RulesError& error) {
+    return error;
+  }
+  FAIL("the rules directory loaded although it is invalid");
+  return RulesError("", 0, 0, "");
+}
+
+/// The error for the embedded rules with some files replaced by `files`.
+RulesError files_error(const std::vector<RuleText>& replaced) {
+  std::vector<RuleText> files = replaced;
+  for (const auto& embedded : embedded_rule_files()) {
+    if (find_rule_file(files, embedded.name) == nullptr) {
+      files.push_back({std::string(embedded.name), std::string(embedded.content)});
+    }
+  }
+  try {
+    load_knowledge(files, "test");
+  } catch (const RulesError& error) {
+    return error;
+  }
+  FAIL("the rules loaded although they are invalid");
+  return RulesError("", 0, 0, "");
+}
+
+bool contains(const RulesError& error, const std::string& text) {
+  return std::string(error.what()).find(text) != std::string::npos;
+}
+
+std::string embedded_text(std::string_view name) {
+  for (const auto& embedded : embedded_rule_files()) {
+    if (embedded.name == name) {
+      return std::string(embedded.content);
+    }
+  }
+  FAIL("no embedded " << name);
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("a rules file over 1 MiB is refused by name and never cut", "[knowledge][rules]") {
+  const std::string valid = embedded_text("env_vars.yaml");
+  const std::string invalid_entry = "  - name: HIP_FOO\n    kind: bogus\n    source: s\n";
+  RulesDir dir;
+  SECTION("a file one byte over the limit") {
+    dir.file("torch.yaml", "releases: []\n" + std::string(k_one_mib - 13, '#') + "\n");
+    const RulesError error = dir_error(dir);
+    CHECK(error.file() == dir.path() + "/torch.yaml");
+    CHECK(contains(error, "the file is 1048577 bytes; a rules file may be at most 1048576 bytes"));
+  }
+  SECTION("an invalid entry after a big comment is not dropped: the file is refused") {
+    dir.file("env_vars.yaml", valid + "#" + std::string(k_one_mib, ' ') + "\n" + invalid_entry);
+    const RulesError error = dir_error(dir);
+    CHECK(error.file() == dir.path() + "/env_vars.yaml");
+    CHECK(contains(error, "a rules file may be at most 1048576 bytes"));
+  }
+  SECTION("a file of exactly the limit is read to its last line") {
+    const std::size_t padding = k_one_mib - valid.size() - invalid_entry.size() - 2;
+    dir.file("env_vars.yaml", valid + "#" + std::string(padding, ' ') + "\n" + invalid_entry);
+    const RulesError error = dir_error(dir);
+    CHECK(error.file() == dir.path() + "/env_vars.yaml");
+    CHECK(contains(error, "\"kind\" must be one of real, misspelling, not \"bogus\""));
+  }
+  SECTION("the loader itself refuses an oversize text (rocdoc_rulesc uses it too)") {
+    const RulesError error =
+        files_error({{"wsl.yaml", "releases: []\n#" + std::string(k_one_mib, ' ')}});
+    CHECK(error.file() == "wsl.yaml");
+    CHECK(contains(error, "at most 1048576 bytes"));
+  }
+}
+
+TEST_CASE("a rules directory holds only the rules files and only regular files",
+          "[knowledge][rules]") {
+  RulesDir dir;
+  SECTION("an unknown *.yaml is refused by name, with the known names") {
+    dir.file("foo.yaml", "variables: []\n");
+    const RulesError error = dir_error(dir);
+    CHECK(error.file() == dir.path() + "/foo.yaml");
+    CHECK(contains(error,
+                   "not a rules file; the rules files are env_vars.yaml, gfx_targets.yaml, "
+                   "pci_ids.yaml, revision.yaml, rocm_releases.yaml, torch.yaml, wsl.yaml"));
+  }
+  SECTION("other files are ignored") {
+    dir.file("README.md", "notes\n");
+    dir.file("torch.yaml~", "not: [yaml\n");
+    CHECK(load_knowledge_dir(dir.path()).torch_releases.size() ==
+          load_embedded_knowledge().torch_releases.size());
+  }
+  SECTION("a FIFO is refused without waiting for a writer") {
+    REQUIRE(::mkfifo((dir.path() + "/wsl.yaml").c_str(), 0600) == 0);
+    const RulesError error = dir_error(dir);
+    CHECK(error.file() == dir.path() + "/wsl.yaml");
+    CHECK(contains(error, "not a regular file (a FIFO)"));
+  }
+  SECTION("a directory named like a rules file") {
+    dir.file("torch.yaml/x", "");
+    CHECK(contains(dir_error(dir), "torch.yaml:0:0: not a regular file (a directory)"));
+  }
+  SECTION("a directory of more than 1000 entries") {
+    dir.file("README.md", "");
+    for (int i = 0; i < 1000; ++i) {  // links: far quicker to make than files
+      std::filesystem::create_hard_link(dir.path() + "/README.md",
+                                        dir.path() + "/note" + std::to_string(i) + ".md");
+    }
+    const RulesError error = dir_error(dir);
+    CHECK(error.file() == dir.path());
+    CHECK(contains(error, "the rules directory holds more than 1000 entries"));
+  }
+}
+
+TEST_CASE("duplicate keys are refused with file:line:column at every depth", "[knowledge][rules]") {
+  SECTION("top level: a list before the real one") {
+    const RulesError error =
+        files_error({{"gfx_targets.yaml", "targets: []\n" + embedded_text("gfx_targets.yaml")}});
+    CHECK(error.file() == "gfx_targets.yaml");
+    CHECK(error.column() == 1);
+    CHECK(contains(error, "duplicate key \"targets\" (first at line 1)"));
+  }
+  SECTION("in an entry") {
+    const RulesError error = files_error(
+        {{"torch.yaml", "releases:\n  - torch: \"2.6.0\"\n    torch: \"2.7.0\"\n    source: s\n"}});
+    CHECK(error.file() == "torch.yaml");
+    CHECK(error.line() == 3);
+    CHECK(error.column() == 5);
+    CHECK(contains(error, "duplicate key \"torch\" (first at line 2)"));
+  }
+  SECTION("deeper, in a flow mapping, and in a file rocdoc reads nothing from") {
+    const RulesError nested = files_error(
+        {{"wsl.yaml", "releases:\n  - rocm: \"6.4.2\"\n    x:\n      - {a: 1, b: 2, a: 3}\n"}});
+    CHECK(nested.line() == 4);
+    CHECK(nested.column() == 22);
+    CHECK(contains(nested, "duplicate key \"a\" (first at line 4)"));
+    const RulesError unread = files_error({{"notes.yaml", "a:\n  b: 1\n  \"b\": 2\n"}});
+    CHECK(unread.file() == "notes.yaml");
+    CHECK(unread.line() == 3);
+  }
+}
+
+TEST_CASE("rules errors quote hostile text printably", "[knowledge][rules]") {
+  SECTION("a scalar with terminal control bytes") {
+    const RulesError error =
+        files_error({{"revision.yaml", "revision: \"2026-\x1b]8;;http://x\x07\x1b[2J\"\n"}});
+    const std::string what = error.what();
+    CHECK(what.find('\x1b') == std::string::npos);
+    CHECK(what.find('\x07') == std::string::npos);
+    CHECK(contains(error, "not \"2026-\\x1b]8;;http://x\\x07\\x1b[2J\""));
+  }
+  SECTION("yaml-cpp's own message quoting the raw byte") {
+    const RulesError error = files_error({{"revision.yaml", "revision: \"\\\x1b\"\n"}});
+    CHECK(std::string(error.what()).find('\x1b') == std::string::npos);
+    CHECK(contains(error, "revision.yaml:1:14: unknown escape character: \\x1b"));
+  }
+  SECTION("a long value is cut, and says so") {
+    const RulesError error =
+        files_error({{"revision.yaml", "revision: \"" + std::string(5000, 'x') + "\"\n"}});
+    CHECK(std::string(error.what()).size() < 200);
+    CHECK(contains(error, "(5000 bytes)"));
+  }
+  SECTION("a file name with control bytes") {
+    RulesDir dir;
+    dir.file("\x1b[2J.yaml", "");
+    CHECK(contains(dir_error(dir), "/\\x1b[2J.yaml:0:0: not a rules file"));
+  }
+}
+
+TEST_CASE("rules structure: deep nesting and a second document are refused", "[knowledge][rules]") {
+  SECTION("nesting yaml-cpp itself stops") {
+    const RulesError error = files_error({{"wsl.yaml", "releases: " + std::string(100000, '[')}});
+    CHECK(error.file() == "wsl.yaml");
+    CHECK(contains(error, "nesting deeper than 64 levels"));
+  }
+  SECTION("nesting yaml-cpp accepts") {
+    const RulesError error = files_error(
+        {{"wsl.yaml", "releases: " + std::string(100, '[') + std::string(100, ']') + "\n"}});
+    CHECK(error.line() == 1);
+    CHECK(contains(error, "nesting deeper than 64 levels"));
+  }
+  SECTION("a second document is not ignored") {
+    const RulesError error = files_error(
+        {{"revision.yaml", "revision: \"2026-11-26\"\n---\nrevision: \"not a date\"\n"}});
+    CHECK(error.line() == 3);
+    CHECK(contains(error, "a second YAML document; a rules file holds one"));
+  }
+}
+
+TEST_CASE("aliases are checked once: a billion laughs stays cheap", "[knowledge][rules]") {
+  std::string laughs = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int i = 1; i < 12; ++i) {
+    const std::string prev = "*a" + std::to_string(i - 1);
+    laughs += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [";
+    for (int j = 0; j < 10; ++j) {
+      laughs += prev + (j < 9 ? ", " : "]\n");
+    }
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const RulesError error = files_error({{"notes.yaml", laughs + "a0: again\n"}});
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+  CHECK(error.line() == 13);
+  CHECK(contains(error, "duplicate key \"a0\" (first at line 1)"));
+}
+
+TEST_CASE("the real rules directory loads, and rules lint says valid", "[knowledge][rules]") {
+  const std::string rules = std::string(ROCDOC_SOURCE_DIR) + "/rules";
+  const Knowledge from_dir = load_knowledge_dir(rules);
+  const Knowledge embedded = load_embedded_knowledge();
+  CHECK(from_dir.targets.size() == embedded.targets.size());
+  CHECK(from_dir.pci_ids.size() == embedded.pci_ids.size());
+  CHECK(from_dir.torch_releases.size() == embedded.torch_releases.size());
+  CHECK(from_dir.revision == embedded.revision);
+  for (const auto& file : embedded_rule_files()) {
+    INFO(file.name);
+    CHECK(file.content.size() * 8 < k_one_mib);  // the limit stays far above the real files
+  }
+  const char* argv[] = {"rocdoc", "rules", "lint", rules.c_str()};
+  std::ostringstream out, err;
+  CHECK(run_cli(4, argv, out, err, OutputIsTerminal::no) == 0);
+  CHECK(out.str().find("valid\n") != std::string::npos);
+  CHECK(err.str().empty());
 }
