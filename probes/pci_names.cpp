@@ -8,6 +8,7 @@ extern "C" {
 #include <csetjmp>
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "src/util/dynlib.h"
@@ -17,23 +18,43 @@ namespace rocdoc {
 namespace {
 
 // libpci's default error handler calls exit(1). Ours records the message and jumps back to
-// the call that failed; the library is C, so no C++ frames are skipped.
+// the guarded call that failed (call_libpci); the library is C, so no C++ frames are skipped.
 thread_local std::jmp_buf* t_on_error = nullptr;
-thread_local std::string t_last_error;
+// The message, in a buffer: nothing may allocate (and so throw) inside libpci's C frames.
+thread_local std::array<char, 512> t_last_error{};
 
-void on_error(char* format, ...) {
-  std::array<char, 512> message{};
+// libpci declares the handler PCI_NONRET: it must never return. clang makes the GNU noreturn
+// attribute part of the function pointer's type, so this is a GNU attribute, not [[noreturn]].
+__attribute__((noreturn, format(printf, 1, 2))) void on_error(char* format, ...) {
   va_list args;
   va_start(args, format);
-  std::vsnprintf(message.data(), message.size(), format, args);
+  std::vsnprintf(t_last_error.data(), t_last_error.size(), format, args);
   va_end(args);
-  t_last_error = message.data();
   if (t_on_error != nullptr) {
     std::longjmp(*t_on_error, 1);
   }
+  // A libpci call outside call_libpci(): there is nowhere to return to.
+  std::fprintf(stderr, "rocdoc: libpci: %s\n", t_last_error.data());
+  std::_Exit(2);
 }
 
-void on_warning(char*, ...) {}
+__attribute__((format(printf, 1, 2))) void on_warning(char*, ...) {}
+
+/// Runs `call` (libpci calls only); false when libpci reported an error and jumped back. The
+/// setjmp lives here, in a function with no local that changes after it (-Wclobbered), and
+/// `call` must hold no object with a destructor across the libpci call.
+template <typename Call>
+bool call_libpci(const Call& call) {
+  std::jmp_buf on_failure;
+  t_on_error = &on_failure;
+  if (setjmp(on_failure) != 0) {
+    t_on_error = nullptr;
+    return false;
+  }
+  call();
+  t_on_error = nullptr;
+  return true;
+}
 
 }  // namespace
 
@@ -70,30 +91,21 @@ PciNameSource::PciNameSource(const std::optional<std::string>& sysfs_path)
   impl.access->warning = on_warning;
   impl.access->debug = on_warning;
   impl.access->method = PCI_ACCESS_SYS_BUS_PCI;
-  std::jmp_buf on_failure;
-  t_on_error = &on_failure;
-  if (setjmp(on_failure) == 0) {
-    if (sysfs_path) {
-      impl.set_param(impl.access, const_cast<char*>("sysfs.path"),
-                     const_cast<char*>(sysfs_path->c_str()));
+  char* const sysfs = sysfs_path ? const_cast<char*>(sysfs_path->c_str()) : nullptr;
+  // pci_init reports a missing sysfs tree as an error; the name list still works after it.
+  call_libpci([&impl, sysfs] {
+    if (sysfs != nullptr) {
+      impl.set_param(impl.access, const_cast<char*>("sysfs.path"), sysfs);
     }
     impl.set_param(impl.access, const_cast<char*>("hwdb.disable"), const_cast<char*>("1"));
     impl.init(impl.access);
-  } else {
-    // pci_init reports a missing sysfs tree; the name list still works.
-    impl.problem.clear();
-  }
-  t_on_error = nullptr;
+  });
 }
 
 PciNameSource::~PciNameSource() {
   if (m_impl->access != nullptr) {
-    std::jmp_buf on_failure;
-    t_on_error = &on_failure;
-    if (setjmp(on_failure) == 0) {
-      m_impl->cleanup(m_impl->access);
-    }
-    t_on_error = nullptr;
+    Impl& impl = *m_impl;
+    call_libpci([&impl] { impl.cleanup(impl.access); });
   }
 }
 
@@ -110,20 +122,18 @@ std::optional<PciNames> PciNameSource::lookup(std::uint16_t vendor, std::uint16_
   std::array<char, 256> device_name{};
   const char* found_vendor = nullptr;
   const char* found_device = nullptr;
-  std::jmp_buf on_failure;
-  t_on_error = &on_failure;
-  if (setjmp(on_failure) != 0) {
-    t_on_error = nullptr;
-    impl.problem = "libpci: " + t_last_error;
+  const bool returned = call_libpci([&] {
+    found_vendor =
+        impl.lookup_name(impl.access, vendor_name.data(), static_cast<int>(vendor_name.size()),
+                         PCI_LOOKUP_VENDOR | PCI_LOOKUP_NO_NUMBERS, vendor);
+    found_device =
+        impl.lookup_name(impl.access, device_name.data(), static_cast<int>(device_name.size()),
+                         PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_NUMBERS, vendor, device);
+  });
+  if (!returned) {
+    impl.problem = "libpci: " + std::string(t_last_error.data());
     return std::nullopt;
   }
-  found_vendor =
-      impl.lookup_name(impl.access, vendor_name.data(), static_cast<int>(vendor_name.size()),
-                       PCI_LOOKUP_VENDOR | PCI_LOOKUP_NO_NUMBERS, vendor);
-  found_device =
-      impl.lookup_name(impl.access, device_name.data(), static_cast<int>(device_name.size()),
-                       PCI_LOOKUP_DEVICE | PCI_LOOKUP_NO_NUMBERS, vendor, device);
-  t_on_error = nullptr;
   return PciNames{found_vendor != nullptr ? found_vendor : "",
                   found_device != nullptr ? found_device : ""};
 }

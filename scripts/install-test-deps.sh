@@ -4,11 +4,17 @@
 # `check` starts no subprocess), Python's jsonschema and yaml (report and rules schema
 # validation: scripts/validate-rules-schema.py) and Debian's
 # python3-torch (bench/ times its collect_env; a real torch install for the Python probes).
-# clang-format checks the code style. Test-only: never needed to build or run rocdoc.
+# clang-format checks the code style. For the CI builds beyond the default one (.ci/run):
+# clang-14 (the clang build, and the fuzz harnesses), libclang-rt-14-dev (clang's sanitizer
+# and libFuzzer runtimes: libclang_rt.fuzzer-x86_64.a; clang-14 does not depend on it) and
+# llvm-14 (llvm-symbolizer, for readable sanitizer reports). gcc's own ASan and UBSan
+# runtimes come with g++. GNU ld links everything; lld is not needed.
+# Test-only: never needed to build or run rocdoc.
 set -eu
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
-  pciutils strace clang-format python3 python3-jsonschema python3-yaml python3-torch
+  pciutils strace clang-format python3 python3-jsonschema python3-yaml python3-torch \
+  clang-14 libclang-rt-14-dev llvm-14

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Runs every libFuzzer harness of a ROCDOC_FUZZ=ON build for a bounded time, two at a time.
+#
+#   scripts/fuzz-run.sh BUILD_DIR [SECONDS_EACH] [HARNESS...]     (default: 60 s, all harnesses)
+#
+# Each harness starts from its seed corpus (scripts/fuzz-seeds.py, from tests/fixtures) and its
+# regressions (tests/fuzz/regressions/<harness>/). A crash, a leak, an input slower than 10 s,
+# more than 2 GiB of memory or a broken invariant stops that harness and fails the run; the
+# input that did it is kept in BUILD_DIR/fuzz-artifacts/<harness>/ and printed at the end with
+# the commands that reproduce it and turn it into a regression test. Logs: BUILD_DIR/fuzz-logs/.
+# FUZZ_JOBS sets how many harnesses run at once (default: the number of CPUs).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+build=${1:?usage: scripts/fuzz-run.sh BUILD_DIR [SECONDS_EACH] [HARNESS...]}
+build=$(cd "$build" && pwd)
+seconds=${2:-60}
+shift $(($# < 2 ? $# : 2))
+harnesses=("$@")
+if [ ${#harnesses[@]} -eq 0 ]; then
+  for source in tests/fuzz/fuzz_*.cpp; do
+    harnesses+=("$(basename "$source" .cpp | sed 's/^fuzz_//')")
+  done
+fi
+jobs=${FUZZ_JOBS:-$(nproc)}
+
+work="$build/fuzz-work"
+artifacts="$build/fuzz-artifacts"
+logs="$build/fuzz-logs"
+rm -rf "$work" "$artifacts" "$logs"
+mkdir -p "$work" "$artifacts" "$logs"
+python3 scripts/fuzz-seeds.py "$work/seeds" || exit 1
+
+# Sanitizer reports stop the harness and name the source line.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}abort_on_error=1:symbolize=1"
+if [ -z "${ASAN_SYMBOLIZER_PATH:-}" ] && [ -x /usr/lib/llvm-14/bin/llvm-symbolizer ]; then
+  export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-14/bin/llvm-symbolizer
+fi
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}print_stacktrace=1:halt_on_error=1"
+
+fuzz_one() {
+  local harness=$1
+  local binary="$build/tests/fuzz/fuzz_$harness"
+  local corpus="$work/corpus/$harness"
+  mkdir -p "$corpus" "$artifacts/$harness"
+  if [ ! -x "$binary" ]; then
+    echo "$harness: $binary is missing (build the rocdoc_fuzzers target)" >"$logs/$harness.log"
+    return 1
+  fi
+  local regressions=()
+  [ -d "tests/fuzz/regressions/$harness" ] && regressions=("tests/fuzz/regressions/$harness")
+  # New inputs go to the first directory (a scratch corpus); seeds and regressions are read.
+  "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix="$artifacts/$harness/" "$corpus" "$work/seeds/$harness" "${regressions[@]}" \
+    >"$logs/$harness.log" 2>&1
+}
+
+declare -A pids
+failed=()
+for harness in "${harnesses[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+    wait -n || true
+  done
+  fuzz_one "$harness" &
+  pids[$harness]=$!
+done
+for harness in "${harnesses[@]}"; do
+  if ! wait "${pids[$harness]}"; then
+    failed+=("$harness")
+  fi
+  runs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$logs/$harness.log" | grep -o '[0-9]*$')
+  cov=$(grep -o 'cov: [0-9]*' "$logs/$harness.log" | tail -1 | grep -o '[0-9]*$')
+  echo "fuzz_$harness: ${runs:-?} executions in ${seconds} s, coverage ${cov:-?} edges"
+done
+
+if [ ${#failed[@]} -ne 0 ]; then
+  echo
+  for harness in "${failed[@]}"; do
+    echo "FAILED: fuzz_$harness (log: $logs/$harness.log)"
+    grep -m1 -E 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:|invariant broken|deadly signal|uncaught exception' \
+      "$logs/$harness.log" | sed 's/^/  /'
+    for input in "$artifacts/$harness"/*; do
+      [ -f "$input" ] || continue
+      echo "  input kept: $input"
+      echo "  reproduce:  $build/tests/fuzz/fuzz_$harness $input"
+      echo "  once fixed, keep it: cp $input tests/fuzz/regressions/$harness/<what-it-is>"
+    done
+  done
+  exit 1
+fi
+echo "all ${#harnesses[@]} harnesses ran ${seconds} s without a finding"
