@@ -1,12 +1,16 @@
 // Runs every probe, then every selected check, into a Report.
 #include <fmt/format.h>
+#include <algorithm>
+#include <array>
 #include <chrono>
+#include <ctime>
 #include <exception>
 
 #include "src/util/strings.h"
 
+#include "rocdoc/check.h"
+#include "rocdoc/pipeline.h"
 #include "rocdoc/probes.h"
-#include "rocdoc/report.h"
 
 namespace rocdoc {
 
@@ -52,6 +56,16 @@ std::optional<std::string> missing_probe(const CheckInfo& check, const Report& r
   return std::nullopt;
 }
 
+/// The time now, UTC, as ISO 8601 to the second.
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  ::gmtime_r(&now, &utc);
+  std::array<char, 32> text{};
+  return std::string(text.data(),
+                     std::strftime(text.data(), text.size(), "%Y-%m-%dT%H:%M:%SZ", &utc));
+}
+
 bool on_wsl(const Facts& facts) { return facts.system && facts.system->wsl != WslKind::none; }
 
 CheckResult run_check(const CheckInfo& check, const CheckContext& context, const Report& report) {
@@ -62,7 +76,13 @@ CheckResult run_check(const CheckInfo& check, const CheckContext& context, const
     return skip("WSL: the GPU is not reached through amdgpu, /dev/kfd or the PCI bus (see os.wsl)");
   }
   try {
-    return check.run(context);
+    CheckResult result = check.run(context);
+    for (Fix& fix : result.fix) {
+      if (fix.command.empty()) {
+        fix.kind = FixKind::manual;  // an action with no command, whatever the check said
+      }
+    }
+    return result;
   } catch (const std::exception& error) {
     return skip(fmt::format("rocdoc internal error in this check: {}", error.what()));
   }
@@ -194,6 +214,12 @@ Summary Report::summary() const {
         ++(record.result.severity == Severity::info ? summary.notices : summary.warnings);
         break;
     }
+    const bool problem =
+        record.result.status == Status::fail ||
+        (record.result.status == Status::warn && record.result.severity != Severity::info);
+    if (problem && record.result.caused_by.empty()) {
+      ++summary.root_causes;
+    }
   }
   return summary;
 }
@@ -202,6 +228,7 @@ Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelec
                   const std::vector<PythonInterpreter>& interpreters) {
   Report report;
   report.tool_version = ROCDOC_VERSION;
+  report.created = utc_now();
   report.rules_origin = knowledge.origin;
   report.rules_revision = knowledge.revision;
   report.host_kind = host.kind();
@@ -213,6 +240,10 @@ Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelec
     report.notes.push_back(std::move(note));
   }
   GpuInventory inventory = build_gpu_inventory(report.facts, knowledge);
+  for (const AmdGpu& gpu : inventory.gpus) {
+    report.gpus.push_back({gpu.name, gpu.gfx_target(), gpu.bdf,
+                           gpu.pci != nullptr ? gpu.pci->driver.value_or("") : ""});
+  }
   const CheckContext context{report.facts, knowledge, std::move(inventory.gpus),
                              std::move(inventory.withheld)};
   for (const auto& check : check_table()) {
@@ -226,20 +257,62 @@ Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelec
   return report;
 }
 
-int exit_code_for(const Report& report, FailOn fail_on) {
-  if (fail_on == FailOn::never) {
-    return 0;
-  }
+Outcome judge(const Report& report, FailOn fail_on, const std::vector<std::string>& required) {
+  Outcome outcome;
+  outcome.fail_on = fail_on;
+  outcome.required = required;
+  bool failed = false;
+  bool any_ran = false;
   for (const auto& record : report.checks) {
-    if (record.result.status == Status::fail) {
-      return 1;
-    }
-    if (fail_on == FailOn::warning && record.result.status == Status::warn &&
-        record.result.severity == Severity::warning) {
-      return 1;
+    const CheckResult& result = record.result;
+    any_ran = any_ran || result.status != Status::skip;
+    if (fail_on != FailOn::never && (result.status == Status::fail ||
+                                     (fail_on == FailOn::warning && result.status == Status::warn &&
+                                      result.severity == Severity::warning))) {
+      failed = true;
     }
   }
-  return 0;
+  bool required_missing = false;
+  for (const auto& id : required) {
+    const auto it = std::find_if(report.checks.begin(), report.checks.end(),
+                                 [&](const CheckRecord& r) { return r.info->id == id; });
+    if (it == report.checks.end() || it->result.status == Status::skip) {
+      required_missing = true;
+    }
+  }
+  if (failed || required_missing) {
+    outcome.exit_code = 1;
+    outcome.verdict = failed ? Verdict::fail : Verdict::unchecked;
+  } else {
+    outcome.verdict = any_ran ? Verdict::pass : Verdict::unchecked;
+  }
+  return outcome;
+}
+
+int exit_code_for(const Report& report, FailOn fail_on) { return judge(report, fail_on).exit_code; }
+
+std::string_view to_string(FailOn fail_on) {
+  switch (fail_on) {
+    case FailOn::error:
+      return "error";
+    case FailOn::warning:
+      return "warning";
+    case FailOn::never:
+      return "never";
+  }
+  return "error";
+}
+
+std::string_view to_string(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::pass:
+      return "pass";
+    case Verdict::fail:
+      return "fail";
+    case Verdict::unchecked:
+      return "unchecked";
+  }
+  return "unchecked";
 }
 
 }  // namespace rocdoc

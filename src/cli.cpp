@@ -9,8 +9,10 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "rocdoc/check.h"
 #include "rocdoc/env_allowlist.h"
-#include "rocdoc/report.h"
+#include "rocdoc/pipeline.h"
+#include "rocdoc/render.h"
 #include "src/live_host.h"
 #include "src/render_rules.h"
 #include "src/rules_lookup.h"
@@ -228,14 +230,15 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
   for (const auto& python : options.pythons) {
     interpreters.push_back(ask_interpreter(python));
   }
-  const Report report = run_report(*host, knowledge, selection, interpreters);
+  Report report = run_report(*host, knowledge, selection, interpreters);
+  report.outcome = judge(report, fail_on);
   if (options.json) {
     render_json(report, out);
   } else {
     render_human(report, out, choose_color(options, terminal),
                  options.verbose ? Verbosity::verbose : Verbosity::normal);
   }
-  return exit_code_for(report, fail_on);
+  return report.outcome.exit_code;
 }
 
 int run_rules_lint(const RulesOptions& options, std::ostream& out) {

@@ -3,7 +3,7 @@
 // control characters and line breaks in it are shown escaped, never sent to the terminal.
 #include <fmt/format.h>
 
-#include "rocdoc/report.h"
+#include "rocdoc/render.h"
 #include "src/util/strings.h"
 
 namespace rocdoc {

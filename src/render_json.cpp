@@ -1,7 +1,7 @@
 // The JSON report, schema "rocdoc-report/1" (docs/report.schema.json).
 #include <nlohmann/json.hpp>
 
-#include "rocdoc/report.h"
+#include "rocdoc/render.h"
 #include "src/facts_json.h"
 
 namespace rocdoc {
@@ -16,7 +16,10 @@ void render_json(const Report& report, std::ostream& out) {
     for (const auto& f : result.fix) {
       fix.push_back({{"description", f.description},
                      {"command", f.command.empty() ? json(nullptr) : json(f.command)},
-                     {"needs_root", f.needs_root}});
+                     {"kind", to_string(f.kind)},
+                     {"needs_root", f.needs_root},
+                     {"needs_reboot", f.needs_reboot},
+                     {"needs_relogin", f.needs_relogin}});
     }
     const bool finding = result.status == Status::fail || result.status == Status::warn;
     checks.push_back({{"id", record.info->id},
@@ -26,7 +29,9 @@ void render_json(const Report& report, std::ostream& out) {
                       {"severity", to_string(finding ? result.severity : record.info->severity)},
                       {"message", result.message},
                       {"evidence", result.evidence},
-                      {"fix", fix}});
+                      {"fix", fix},
+                      {"fix_order", to_string(result.fix_order)},
+                      {"caused_by", result.caused_by}});
   }
   json probes = json::array();
   for (const auto& probe : report.probes) {
@@ -43,18 +48,33 @@ void render_json(const Report& report, std::ostream& out) {
     host["os"] = name != os.end() ? json(name->second) : json(nullptr);
     host["kernel"] = report.facts.system->uname.release;
   }
+  json gpus = json::array();
+  for (const auto& gpu : report.gpus) {
+    gpus.push_back({{"name", gpu.name},
+                    {"gfx_target", gpu.gfx_target.empty() ? json(nullptr) : json(gpu.gfx_target)},
+                    {"bdf", gpu.bdf.empty() ? json(nullptr) : json(gpu.bdf)},
+                    {"driver", gpu.driver.empty() ? json(nullptr) : json(gpu.driver)}});
+  }
+  const Outcome& outcome = report.outcome;
   const json document = {
       {"schema", "rocdoc-report/1"},
       {"tool", {{"name", "rocdoc"}, {"version", report.tool_version}}},
       {"rules", {{"origin", report.rules_origin}, {"revision", report.rules_revision}}},
+      {"created", report.created},
+      {"verdict", to_string(outcome.verdict)},
+      {"exit_code", outcome.exit_code},
+      {"fail_on", to_string(outcome.fail_on)},
+      {"require", outcome.required},
       {"host", host},
+      {"inventory", {{"gpus", gpus}}},
       {"notes", report.notes},
       {"summary",
        {{"errors", summary.errors},
         {"warnings", summary.warnings},
         {"notices", summary.notices},
         {"passed", summary.passed},
-        {"skipped", summary.skipped}}},
+        {"skipped", summary.skipped},
+        {"root_causes", summary.root_causes}}},
       {"checks", checks},
       {"facts", facts_to_json(report.facts)},
       {"probes", probes},

@@ -1,4 +1,5 @@
-// Checks: small functions over facts and the knowledge base, each with a stable id.
+// Checks: small functions over facts and the knowledge base, each with a stable id. What a
+// check returns (CheckResult, Fix) and its table entry (CheckInfo) are in check_result.h.
 #pragma once
 
 #include <span>
@@ -6,29 +7,11 @@
 #include <string_view>
 #include <vector>
 
+#include "rocdoc/check_result.h"
 #include "rocdoc/facts.h"
 #include "rocdoc/knowledge.h"
 
 namespace rocdoc {
-
-enum class Severity { info, warning, error };
-enum class Status { pass, warn, fail, skip };
-
-/// A command to run by hand; rocdoc never runs it.
-struct Fix {
-  std::string description;
-  std::string
-      command;  ///< exact and copy-pasteable; empty when the fix is an action, not a command
-  bool needs_root = false;
-};
-
-struct CheckResult {
-  Status status = Status::pass;
-  Severity severity = Severity::info;  ///< of this finding; meaningful for warn and fail
-  std::string message;
-  std::vector<std::string> evidence;
-  std::vector<Fix> fix;
-};
 
 /// How a KFD node was found to be a PCI function.
 enum class KfdMatch {
@@ -79,20 +62,6 @@ struct CheckContext {
 
 GpuInventory build_gpu_inventory(const Facts& facts, const Knowledge& knowledge);
 
-/// Where a check applies: bare-metal checks are skipped on WSL, where the GPU is reached
-/// through /dev/dxg instead of amdgpu, /dev/kfd and the PCI bus.
-enum class Scope { anywhere, bare_metal };
-
-struct CheckInfo {
-  std::string_view id;
-  std::string_view area;
-  std::string_view title;
-  Severity severity;  ///< default severity from CHECKS.md
-  Scope scope;
-  std::vector<std::string_view> needs;  ///< probe names whose facts the check reads
-  CheckResult (*run)(const CheckContext&);
-};
-
 /// Every check, in report order.
 std::span<const CheckInfo> check_table();
 const CheckInfo* find_check(std::string_view id);
@@ -102,8 +71,5 @@ CheckResult pass(std::string message, std::vector<std::string> evidence = {});
 CheckResult skip(std::string reason);
 CheckResult finding(Severity severity, std::string message, std::vector<std::string> evidence = {},
                     std::vector<Fix> fix = {});
-
-std::string_view to_string(Severity severity);
-std::string_view to_string(Status status);
 
 }  // namespace rocdoc

@@ -1,16 +1,12 @@
-// Running probes and checks into a Report, and rendering it.
+// The Report: plain data, what every renderer reads. Running probes and checks into one is
+// rocdoc/pipeline.h; rendering it is rocdoc/render.h.
 #pragma once
 
-#include <ostream>
-#include <set>
 #include <string>
 #include <vector>
 
-#include "rocdoc/check.h"
+#include "rocdoc/check_result.h"
 #include "rocdoc/facts.h"
-#include "rocdoc/host.h"
-#include "rocdoc/knowledge.h"
-#include "rocdoc/probes.h"
 
 namespace rocdoc {
 
@@ -32,39 +28,55 @@ struct Summary {
   int notices = 0;  ///< findings of severity info
   int passed = 0;
   int skipped = 0;
+  int root_causes = 0;  ///< errors and warnings that follow from no other finding
+};
+
+/// One AMD GPU as the report names it: PCI, KFD and the rules joined (the inventory line).
+struct InventoryGpu {
+  std::string name;
+  std::string gfx_target;  ///< empty when unknown
+  std::string bdf;         ///< empty when only KFD knows it
+  std::string driver;      ///< the kernel driver bound to it; empty when none
+};
+
+/// The lowest severity that fails the gate (`--fail-on`).
+enum class FailOn { error, warning, never };
+/// One word for a pipeline: pass (exit 0), fail (a finding at the --fail-on level or a
+/// required check that could not run: exit 1), unchecked (exit 0, but no check could run).
+enum class Verdict { pass, fail, unchecked };
+
+/// What the gate decided (set by judge()).
+struct Outcome {
+  FailOn fail_on = FailOn::error;
+  std::vector<std::string> required;  ///< ids that must run (`--require`)
+  int exit_code = 0;
+  Verdict verdict = Verdict::pass;
 };
 
 struct Report {
   std::string tool_version;
   std::string rules_origin;
   std::string rules_revision;  ///< date of the newest source the rules encode
+  std::string created;         ///< when the report was made, UTC: 2026-12-01T17:57:08Z
   HostKind host_kind = HostKind::live;
   std::string host_origin;
   Facts facts;
+  std::vector<InventoryGpu> gpus;  ///< the AMD GPUs, as the checks saw them
   std::vector<ProbeRecord> probes;
   std::vector<CheckRecord> checks;
   /// What the reader must know before the findings (running as root, an uninspected python3).
   std::vector<std::string> notes;
+  Outcome outcome;
 
   Summary summary() const;
 };
 
-struct CheckSelection {
-  std::set<std::string> only;  ///< empty: all
-  std::set<std::string> skip;
-};
-
-/// Runs every probe and the selected checks. `interpreters` are those named with --python.
-Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelection& selection,
-                  const std::vector<PythonInterpreter>& interpreters = {});
-
-enum class FailOn { error, warning, never };
-/// 0 when nothing reaches the fail level, 1 otherwise.
+/// Decides the exit code and verdict under `fail_on` and the `required` check ids.
+Outcome judge(const Report& report, FailOn fail_on, const std::vector<std::string>& required = {});
+/// judge(report, fail_on).exit_code: 0 when nothing reaches the fail level, 1 otherwise.
 int exit_code_for(const Report& report, FailOn fail_on);
 
-enum class Color { off, on };
-enum class Verbosity { normal, verbose };
-void render_human(const Report& report, std::ostream& out, Color color, Verbosity verbosity);
-void render_json(const Report& report, std::ostream& out);
+std::string_view to_string(FailOn fail_on);
+std::string_view to_string(Verdict verdict);
 
 }  // namespace rocdoc

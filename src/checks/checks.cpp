@@ -382,6 +382,26 @@ std::string_view to_string(Status status) {
   return "skip";
 }
 
+std::string_view to_string(FixKind kind) {
+  switch (kind) {
+    case FixKind::shell:
+      return "shell";
+    case FixKind::container_flag:
+      return "container_flag";
+    case FixKind::kernel_argument:
+      return "kernel_argument";
+    case FixKind::file_edit:
+      return "file_edit";
+    case FixKind::manual:
+      return "manual";
+  }
+  return "manual";
+}
+
+std::string_view to_string(FixOrder order) {
+  return order == FixOrder::alternatives ? "alternatives" : "steps";
+}
+
 namespace checks {
 
 std::string describe(const AmdGpu& gpu) {

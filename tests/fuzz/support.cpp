@@ -1,6 +1,7 @@
 #include <sstream>
 
-#include "rocdoc/report.h"
+#include "rocdoc/pipeline.h"
+#include "rocdoc/render.h"
 #include "tests/fuzz/fuzz.h"
 
 namespace rocdoc::fuzz {

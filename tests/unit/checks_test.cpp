@@ -3,7 +3,8 @@
 
 #include <fmt/format.h>
 
-#include "rocdoc/report.h"
+#include "rocdoc/pipeline.h"
+#include "rocdoc/render.h"
 #include "src/snapshot_host.h"
 #include "tests/unit/test_support.h"
 

@@ -7,7 +7,8 @@
 #include <set>
 #include <sstream>
 
-#include "rocdoc/report.h"
+#include "rocdoc/pipeline.h"
+#include "rocdoc/render.h"
 #include "src/cli.h"
 #include "src/snapshot_host.h"
 

@@ -1,0 +1,24 @@
+// The pipeline: Host → probes → facts → checks → a Report (rocdoc/report.h).
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "rocdoc/host.h"
+#include "rocdoc/knowledge.h"
+#include "rocdoc/probes.h"
+#include "rocdoc/report.h"
+
+namespace rocdoc {
+
+struct CheckSelection {
+  std::set<std::string> only;  ///< empty: all
+  std::set<std::string> skip;
+};
+
+/// Runs every probe and the selected checks. `interpreters` are those named with --python.
+Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelection& selection,
+                  const std::vector<PythonInterpreter>& interpreters = {});
+
+}  // namespace rocdoc
