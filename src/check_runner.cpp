@@ -1,11 +1,11 @@
 // Runs every probe, then every selected check, into a Report.
 #include <fmt/format.h>
 #include <algorithm>
-#include <array>
 #include <chrono>
-#include <ctime>
 #include <exception>
 
+#include "src/checks/checks.h"
+#include "src/root_causes.h"
 #include "src/util/strings.h"
 
 #include "rocdoc/check.h"
@@ -56,19 +56,29 @@ std::optional<std::string> missing_probe(const CheckInfo& check, const Report& r
   return std::nullopt;
 }
 
-/// The time now, UTC, as ISO 8601 to the second.
+/// The time now, UTC, as ISO 8601 to the second. Computed with std::chrono's calendar: libc's
+/// gmtime_r() and strftime() load the time zone (/etc/localtime), a read of this machine that
+/// no report needs.
 std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  ::gmtime_r(&now, &utc);
-  std::array<char, 32> text{};
-  return std::string(text.data(),
-                     std::strftime(text.data(), text.size(), "%Y-%m-%dT%H:%M:%SZ", &utc));
+  using namespace std::chrono;
+  const auto now = floor<seconds>(system_clock::now());
+  const auto day = floor<days>(now);
+  const year_month_day date{day};
+  const hh_mm_ss time{now - day};
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", static_cast<int>(date.year()),
+                     static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()),
+                     time.hours().count(), time.minutes().count(), time.seconds().count());
 }
 
 bool on_wsl(const Facts& facts) { return facts.system && facts.system->wsl != WslKind::none; }
 
+constexpr std::string_view k_gpu_less_skip =
+    "GPU-less mode (--gpu): hardware, driver and permissions are not judged";
+
 CheckResult run_check(const CheckInfo& check, const CheckContext& context, const Report& report) {
+  if (!report.declared_gpus.empty() && check.judges == Judges::machine) {
+    return skip(std::string(k_gpu_less_skip));
+  }
   if (auto missing = missing_probe(check, report)) {
     return skip(*missing);
   }
@@ -88,11 +98,15 @@ CheckResult run_check(const CheckInfo& check, const CheckContext& context, const
   }
 }
 
+/// Whether the report judges this process's permissions (not in GPU-less mode).
+enum class Permissions { judged, not_judged };
+
 /// Facts that change how the whole report must be read.
-std::vector<std::string> report_notes(const Facts& facts) {
+std::vector<std::string> report_notes(const Facts& facts, Permissions permissions) {
   std::vector<std::string> notes;
   const bool container = facts.system && facts.system->container.has_value();
-  if (facts.access && facts.access->identity.uid == 0 && (!container || facts.access->sudo_user)) {
+  if (permissions == Permissions::judged && facts.access && facts.access->identity.uid == 0 &&
+      (!container || facts.access->sudo_user)) {
     if (const auto& user = facts.access->sudo_user) {
       notes.push_back(fmt::format(
           "rocdoc runs as root through sudo: permissions are judged for {} (uid {}) from "
@@ -113,6 +127,44 @@ std::vector<std::string> report_notes(const Facts& facts) {
         "python3 on PATH is {}{}, whose environment rocdoc did not find from files: what it "
         "imports was not checked (name it with --python {})",
         python.path, python.target ? " (-> " + *python.target + ")" : "", python.path));
+  }
+  return notes;
+}
+
+/// GPU-less mode: which GPUs are assumed, what replaced the ones found, what a sysroot lacks.
+std::vector<std::string> gpu_less_notes(const Host& host, const std::vector<DeclaredGpu>& declared,
+                                        const std::vector<AmdGpu>& found) {
+  std::vector<std::string> given;
+  std::vector<std::string> assumed;
+  for (const auto& gpu : declared) {
+    given.push_back(gpu.given);
+    assumed.push_back(fmt::format("{} ({})", gpu.name, gpu.gfx_target));
+  }
+  std::vector<std::string> notes;
+  notes.push_back(fmt::format(
+      "GPU-less mode (--gpu {}): the software is judged as if these GPUs were present: {}; "
+      "hardware, driver and permissions are not judged",
+      util::join(given, ","), util::join(assumed, ", ")));
+  if (!found.empty()) {
+    std::vector<std::string> names;
+    for (const auto& gpu : found) {
+      names.push_back(checks::describe(gpu));
+    }
+    notes.push_back(fmt::format(
+        "the AMD GPU{} found here ({}) {} not judged: the GPUs given with --gpu replace {}",
+        found.size() == 1 ? "" : "s", util::join(names, "; "), found.size() == 1 ? "is" : "are",
+        found.size() == 1 ? "it" : "them"));
+  }
+  if (host.kind() == HostKind::sysroot) {
+    std::vector<std::string> variables;
+    for (const auto& [name, value] : host.environment()) {
+      variables.push_back(name + "=" + value);
+    }
+    notes.push_back(fmt::format(
+        "{} is a plain root filesystem (--sysroot): its kernel, devices and user are unknown "
+        "(root is assumed), and its environment is only {} (the image's ENV is not in its "
+        "files: give it with --env NAME=VALUE)",
+        host.origin(), util::join(variables, " ")));
   }
   return notes;
 }
@@ -225,7 +277,8 @@ Summary Report::summary() const {
 }
 
 Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelection& selection,
-                  const std::vector<PythonInterpreter>& interpreters) {
+                  const std::vector<PythonInterpreter>& interpreters,
+                  const std::vector<DeclaredGpu>& declared_gpus) {
   Report report;
   report.tool_version = ROCDOC_VERSION;
   report.created = utc_now();
@@ -235,11 +288,18 @@ Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelec
   report.host_origin = host.origin();
   const ProbeContext probe_context{host, knowledge, interpreters};
   report.probes = run_probes(probe_context, report.facts);
-  report.notes = report_notes(report.facts);
+  report.declared_gpus = declared_gpus;
+  report.notes = report_notes(
+      report.facts, declared_gpus.empty() ? Permissions::judged : Permissions::not_judged);
+  GpuInventory inventory = build_gpu_inventory(report.facts, knowledge);
+  if (!declared_gpus.empty()) {
+    auto notes = gpu_less_notes(host, declared_gpus, inventory.gpus);
+    report.notes.insert(report.notes.begin(), notes.begin(), notes.end());
+    inventory = declared_gpu_inventory(declared_gpus, knowledge);
+  }
   for (auto& note : newer_than_rules_notes(report.facts, knowledge)) {
     report.notes.push_back(std::move(note));
   }
-  GpuInventory inventory = build_gpu_inventory(report.facts, knowledge);
   for (const AmdGpu& gpu : inventory.gpus) {
     report.gpus.push_back({gpu.name, gpu.gfx_target(), gpu.bdf,
                            gpu.pci != nullptr ? gpu.pci->driver.value_or("") : ""});
@@ -254,6 +314,7 @@ Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelec
     }
     report.checks.push_back({&check, run_check(check, context, report)});
   }
+  link_root_causes(report.checks, context);  // caused_by: one cause, one finding
   return report;
 }
 

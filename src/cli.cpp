@@ -1,24 +1,38 @@
 #include "src/cli.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <pwd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <array>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <sstream>
 
 #include "rocdoc/check.h"
 #include "rocdoc/env_allowlist.h"
 #include "rocdoc/pipeline.h"
 #include "rocdoc/render.h"
+#include "src/declared_gpus.h"
 #include "src/live_host.h"
 #include "src/render_rules.h"
 #include "src/rules_lookup.h"
 #include "src/snapshot_host.h"
+#include "src/sysroot_host.h"
+#include "src/text_layout.h"
 #include "src/util/strings.h"
 #include "src/util/subprocess.h"
+#include "src/util/unique_fd.h"
 
 namespace rocdoc {
 
@@ -26,11 +40,36 @@ namespace {
 
 constexpr int k_exit_usage = 2;
 
-constexpr std::string_view k_exit_codes =
-    "Exit codes of `check`:\n"
-    "  0  nothing at or above the --fail-on level (default: error)\n"
-    "  1  at least one finding at or above it\n"
-    "  2  rocdoc could not do its job: bad arguments, unreadable snapshot, invalid rules\n";
+// Each command's help ends with its own exit codes (docs/exit-codes.md).
+constexpr std::string_view k_check_exit_codes =
+    "Exit codes:\n"
+    "  0  the report was written; nothing reached the --fail-on level (default: error)\n"
+    "  1  a finding reached the --fail-on level, or a check named with --require did not run\n"
+    "  2  rocdoc could not do its job: bad arguments, an unreadable snapshot, invalid rules,\n"
+    "     or the report (or a file of --output, --json-output, --junit) could not be written\n";
+constexpr std::string_view k_lint_exit_codes =
+    "Exit codes:\n"
+    "  0  the rules are valid\n"
+    "  2  they are not, DIR holds no rules files, bad arguments, or the output could not be\n"
+    "     written\n";
+constexpr std::string_view k_show_exit_codes =
+    "Exit codes:\n"
+    "  0  the knowledge base knows it; printed\n"
+    "  2  it knows nothing of that name, invalid rules, bad arguments, or the output could not\n"
+    "     be written\n";
+constexpr std::string_view k_rules_exit_codes =
+    "Exit codes: see 'rocdoc rules lint --help' and 'rocdoc rules show --help'.\n";
+constexpr std::string_view k_list_exit_codes =
+    "Exit codes:\n"
+    "  0  the list was printed\n"
+    "  2  bad arguments, or the output could not be written\n";
+constexpr std::string_view k_top_footer =
+    "Without a command, rocdoc runs check: `rocdoc --json` is `rocdoc check --json`.\n"
+    "'rocdoc help COMMAND' or 'rocdoc COMMAND --help' shows a command's options and exit "
+    "codes.\n"
+    "\n"
+    "Exit codes of check: 0 nothing reached --fail-on, 1 something did (or a --require check\n"
+    "did not run), 2 rocdoc could not do its job (bad arguments, input, rules, or writing).\n";
 
 struct CheckOptions {
   std::string root;
@@ -42,6 +81,13 @@ struct CheckOptions {
   std::vector<std::string> only;
   std::vector<std::string> skip;
   std::vector<std::string> pythons;
+  std::vector<std::string> gpus;     ///< --gpu: GPU-less mode (docs/gpu-less.md)
+  std::string sysroot;               ///< --sysroot DIR: a plain root filesystem
+  std::vector<std::string> env;      ///< --env NAME=VALUE for a --sysroot
+  std::vector<std::string> require;  ///< ids (or areas) that must run, else exit 1
+  std::string output;                ///< --output: the report there instead of on stdout
+  std::string json_output;           ///< --json-output: the JSON report there as well
+  std::string junit;                 ///< --junit: JUnit XML there as well
 };
 
 struct RulesOptions {
@@ -162,20 +208,81 @@ Color choose_color(const CheckOptions& options, OutputIsTerminal terminal) {
   return Color::on;
 }
 
-std::string did_you_mean(std::string_view id) {
-  std::string best;
-  std::size_t best_distance = 4;
-  for (const auto& check : check_table()) {
-    const std::size_t distance = util::edit_distance(id, check.id);
-    if (distance < best_distance) {
-      best_distance = distance;
-      best = std::string(check.id);
+/// Unicode glyphs only under a UTF-8 locale: LC_ALL, else LC_CTYPE, else LANG (the first set
+/// and not empty, as setlocale(3) picks), read through the allow-list rather than with
+/// setlocale()/nl_langinfo(): rocdoc's process stays in the C locale, and no locale data has
+/// to be installed for the answer. Unset, C, POSIX or another charset: ASCII.
+Glyphs choose_glyphs() {
+  for (const char* name : {"LC_ALL", "LC_CTYPE", "LANG"}) {
+    const auto value = tool_env(name);
+    if (value && !value->empty()) {
+      return text::locale_is_utf8(*value) ? Glyphs::unicode : Glyphs::ascii;
     }
   }
+  return Glyphs::ascii;
+}
+
+/// The columns the human report wraps at: COLUMNS when it is a positive number (terminal or
+/// not); else the terminal's width, or 80 when a terminal tells none; else (a pipe, a file)
+/// 0: no wrapping.
+std::size_t choose_width(OutputIsTerminal terminal, std::optional<std::size_t> terminal_columns) {
+  if (const auto columns = tool_env("COLUMNS")) {
+    if (const auto number = util::parse_number<std::uint16_t>(util::trim(*columns));
+        number && *number > 0) {
+      return *number;
+    }
+  }
+  if (terminal == OutputIsTerminal::no) {
+    return 0;
+  }
+  return terminal_columns.value_or(0) > 0 ? *terminal_columns : 80;
+}
+
+/// "perm" for "perm.kfd": what --only torch.* selects by.
+std::string_view id_area(std::string_view id) { return id.substr(0, id.find('.')); }
+
+/// The areas of the check ids, sorted: "arch", "driver", ….
+std::vector<std::string> check_areas() {
+  std::set<std::string> areas;
+  for (const auto& check : check_table()) {
+    areas.emplace(id_area(check.id));
+  }
+  return {areas.begin(), areas.end()};
+}
+
+/// The candidate closest to `word` (at most 3 edits, and fewer than its length), or "". Of
+/// two as close, the one that starts with the same letter ("trch": torch, not arch).
+std::string closest(std::string_view word, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_distance = std::min<std::size_t>(4, word.size());
+  const auto same_start = [&](std::string_view candidate) {
+    return !word.empty() && !candidate.empty() && word.front() == candidate.front();
+  };
+  for (const auto& candidate : candidates) {
+    const std::size_t distance = util::edit_distance(word, candidate);
+    if (distance < best_distance || (distance == best_distance && !best.empty() &&
+                                     same_start(candidate) && !same_start(best))) {
+      best_distance = distance;
+      best = candidate;
+    }
+  }
+  return best;
+}
+
+std::string did_you_mean(std::string_view id) {
+  std::vector<std::string> ids;
+  for (const auto& check : check_table()) {
+    ids.emplace_back(check.id);
+  }
+  const auto areas = check_areas();
+  if (std::find(areas.begin(), areas.end(), id) != areas.end()) {
+    return "; did you mean " + std::string(id) + ".* (every " + std::string(id) + " check)?";
+  }
+  const std::string best = closest(id, ids);
   return best.empty() ? "; `rocdoc list-checks` lists them" : "; did you mean " + best + "?";
 }
 
-/// "a,b" and repeated flags both work.
+/// "a,b" and repeated flags both work; "torch.*" is every check of the torch area.
 std::set<std::string> check_ids(const std::vector<std::string>& values, std::string_view flag,
                                 std::ostream& err, bool& ok) {
   std::set<std::string> ids;
@@ -185,8 +292,26 @@ std::set<std::string> check_ids(const std::vector<std::string>& values, std::str
       if (id.empty()) {
         continue;
       }
+      if (id.size() > 2 && id.substr(id.size() - 2) == ".*") {
+        const std::string area = id.substr(0, id.size() - 2);
+        const auto areas = check_areas();
+        if (std::find(areas.begin(), areas.end(), area) == areas.end()) {
+          const std::string best = closest(area, areas);
+          err << fmt::format("rocdoc: check {}: unknown area '{}'{}\n", flag, util::printable(id),
+                             best.empty() ? "; the areas are " + util::join(areas, ".*, ") + ".*"
+                                          : "; did you mean " + best + ".*?");
+          ok = false;
+          continue;
+        }
+        for (const auto& check : check_table()) {
+          if (id_area(check.id) == area) {
+            ids.emplace(check.id);
+          }
+        }
+        continue;
+      }
       if (find_check(id) == nullptr) {
-        err << fmt::format("rocdoc: {}: unknown check id '{}'{}\n", flag, util::printable(id),
+        err << fmt::format("rocdoc: check {}: unknown check id '{}'{}\n", flag, util::printable(id),
                            did_you_mean(id));
         ok = false;
       }
@@ -196,32 +321,110 @@ std::set<std::string> check_ids(const std::vector<std::string>& values, std::str
   return ids;
 }
 
+/// --gpu, --sysroot and --env used together in a way that cannot work; nullopt when fine.
+std::optional<std::string> gpu_less_problem(const CheckOptions& options) {
+  if (!options.sysroot.empty() && !options.root.empty()) {
+    return "--sysroot and --root both name what to read; give one";
+  }
+  if (!options.sysroot.empty() && options.gpus.empty()) {
+    return "--sysroot judges a root filesystem for the GPUs it must run on: add --gpu (e.g. "
+           "--gpu gfx942,gfx1100)";
+  }
+  if (!options.sysroot.empty() && !options.pythons.empty()) {
+    return "--python runs an interpreter of this machine; it cannot go with --sysroot";
+  }
+  if (!options.env.empty() && options.sysroot.empty()) {
+    return "--env gives a --sysroot its environment variables; without --sysroot they are read "
+           "from the machine or the snapshot";
+  }
+  return std::nullopt;
+}
+
 Knowledge load_rules(const std::string& dir) {
   return dir.empty() ? load_embedded_knowledge() : load_knowledge_dir(dir);
 }
 
+/// Why `text` could not be written to FILE (created, or truncated), or nullopt.
+std::optional<std::string> write_file(const std::string& path, std::string_view text) {
+  util::UniqueFd file(
+      ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0666));
+  if (!file.valid()) {
+    return std::strerror(errno);
+  }
+  while (!text.empty()) {
+    const ssize_t written = ::write(file.get(), text.data(), text.size());
+    if (written < 0 && errno == EINTR) {
+      continue;
+    }
+    if (written <= 0) {
+      return std::strerror(written < 0 ? errno : EIO);
+    }
+    text.remove_prefix(static_cast<std::size_t>(written));
+  }
+  // close() reports what a file system (NFS, a full quota) refused only when it is asked.
+  if (::close(file.release()) != 0 && errno != EINTR) {
+    return std::strerror(errno);
+  }
+  return std::nullopt;
+}
+
+/// The lines after the human report that say which --require check did not run, and why.
+void render_required(const Report& report, std::ostream& out) {
+  for (const auto& id : report.outcome.required) {
+    const auto it = std::find_if(report.checks.begin(), report.checks.end(),
+                                 [&](const CheckRecord& r) { return r.info->id == id; });
+    if (it == report.checks.end()) {
+      out << "required check " << id << " did not run: it was not selected (--only, --skip)\n";
+    } else if (it->result.status == Status::skip) {
+      out << "required check " << id << " did not run: " << util::printable(it->result.message)
+          << "\n";
+    }
+  }
+}
+
 int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
-              OutputIsTerminal terminal) {
+              OutputIsTerminal terminal, std::optional<std::size_t> terminal_columns) {
   bool ok = true;
   CheckSelection selection;
   selection.only = check_ids(options.only, "--only", err, ok);
   selection.skip = check_ids(options.skip, "--skip", err, ok);
+  const std::set<std::string> required = check_ids(options.require, "--require", err, ok);
   if (!ok) {
     return k_exit_usage;
   }
-  FailOn fail_on = FailOn::error;
-  if (options.fail_on == "warning") {
-    fail_on = FailOn::warning;
-  } else if (options.fail_on == "never") {
-    fail_on = FailOn::never;
-  }
+  const FailOn fail_on = options.fail_on == "warning" ? FailOn::warning
+                         : options.fail_on == "never" ? FailOn::never
+                                                      : FailOn::error;
   if (!options.pythons.empty() && !options.root.empty()) {
     err << "rocdoc: --python runs an interpreter of this machine; it cannot go with --root\n";
     return k_exit_usage;
   }
+  if (const auto problem = gpu_less_problem(options)) {
+    err << "rocdoc: " << *problem << "\n";
+    return k_exit_usage;
+  }
+  std::map<std::string, std::string> sysroot_env;
+  for (const auto& setting : options.env) {
+    const auto equals = setting.find('=');
+    const std::string name = setting.substr(0, equals);
+    if (equals == std::string::npos || !is_allowed_env(name) || is_tool_env(name)) {
+      err << "rocdoc: --env '" << util::excerpt(setting, 40)
+          << (equals == std::string::npos
+                  ? "': expected NAME=VALUE\n"
+                  : "': rocdoc reads only the variables of its allow-list (rules/env_vars.yaml)\n");
+      return k_exit_usage;
+    }
+    sysroot_env[name] = setting.substr(equals + 1);
+  }
   const Knowledge knowledge = load_rules(options.rules);
+  std::vector<DeclaredGpu> declared_gpus;
+  if (!options.gpus.empty()) {
+    declared_gpus = parse_declared_gpus(knowledge, options.gpus);
+  }
   std::unique_ptr<Host> host;
-  if (options.root.empty()) {
+  if (!options.sysroot.empty()) {
+    host = std::make_unique<SysrootHost>(options.sysroot, std::move(sysroot_env));
+  } else if (options.root.empty()) {
     host = std::make_unique<LiveHost>();
   } else {
     host = std::make_unique<SnapshotHost>(options.root);
@@ -230,13 +433,45 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
   for (const auto& python : options.pythons) {
     interpreters.push_back(ask_interpreter(python));
   }
-  Report report = run_report(*host, knowledge, selection, interpreters);
-  report.outcome = judge(report, fail_on);
+  Report report = run_report(*host, knowledge, selection, interpreters, declared_gpus);
+  report.outcome = judge(report, fail_on, {required.begin(), required.end()});
+  // The report is complete: render every output, then write the files, then standard output.
+  // With --output the report goes to a file, which is never a terminal.
+  const OutputIsTerminal target = options.output.empty() ? terminal : OutputIsTerminal::no;
+  std::ostringstream text;
   if (options.json) {
-    render_json(report, out);
+    render_json(report, text);
   } else {
-    render_human(report, out, choose_color(options, terminal),
-                 options.verbose ? Verbosity::verbose : Verbosity::normal);
+    HumanOptions human;
+    human.color = choose_color(options, target);
+    human.verbosity = options.verbose ? Verbosity::verbose : Verbosity::normal;
+    human.width = choose_width(target, terminal_columns);
+    human.glyphs = choose_glyphs();
+    render_human(report, text, human);
+    render_required(report, text);
+  }
+  std::vector<std::pair<std::string, std::string>> files;  // path, content
+  if (!options.json_output.empty()) {
+    std::ostringstream json;
+    render_json(report, json);
+    files.emplace_back(options.json_output, json.str());
+  }
+  if (!options.junit.empty()) {
+    std::ostringstream junit;
+    render_junit(report, junit);
+    files.emplace_back(options.junit, junit.str());
+  }
+  if (!options.output.empty()) {
+    files.emplace_back(options.output, text.str());
+  } else {
+    out << text.str();
+  }
+  for (const auto& [path, content] : files) {
+    if (const auto problem = write_file(path, content)) {
+      err << "rocdoc: cannot write the report: " << util::printable(path) << ": " << *problem
+          << "\n";
+      return k_exit_usage;
+    }
   }
   return report.outcome.exit_code;
 }
@@ -298,69 +533,367 @@ int run_rules_show(const RulesOptions& options, std::ostream& out, std::ostream&
   return k_exit_usage;
 }
 
-int run_list_checks(std::ostream& out) {
+std::string_view to_string(Scope scope) {
+  return scope == Scope::bare_metal ? "bare_metal" : "anywhere";
+}
+
+/// One line per check; columns two spaces apart, each as wide as its longest entry.
+int run_list_checks(bool json, std::ostream& out) {
+  if (json) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& check : check_table()) {
+      nlohmann::json needs = nlohmann::json::array();
+      for (const auto need : check.needs) {
+        needs.push_back(need);
+      }
+      list.push_back({{"id", check.id},
+                      {"area", check.area},  // as in the report: the heading
+                      {"title", check.title},
+                      {"severity", to_string(check.severity)},
+                      {"scope", to_string(check.scope)},
+                      {"needs", needs}});
+    }
+    out << list.dump(2) << "\n";
+    return 0;
+  }
+  std::size_t id_width = 0;
+  std::size_t area_width = 0;
   for (const auto& check : check_table()) {
-    out << fmt::format("{:<24} {:<8} {:<18} {}\n", check.id, to_string(check.severity), check.area,
-                       check.title);
+    id_width = std::max(id_width, check.id.size());
+    area_width = std::max(area_width, check.area.size());
+  }
+  for (const auto& check : check_table()) {
+    out << fmt::format("{:<{}}  {:<7}  {:<{}}  {}\n", check.id, id_width, to_string(check.severity),
+                       check.area, area_width, check.title);
   }
   return 0;
 }
 
-}  // namespace
+// The command line in rocdoc's words (docs/rocdoc.1.md): `rocdoc` alone is `rocdoc check`,
+// every error is one line naming the command and the flag, then a hint at that command's help.
 
-int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
-            OutputIsTerminal terminal) {
+constexpr std::array<std::string_view, 3> k_commands = {"check", "list-checks", "rules"};
+constexpr std::array<std::string_view, 2> k_rules_commands = {"lint", "show"};
+
+bool is_option(std::string_view arg) { return arg.size() > 1 && arg.front() == '-'; }
+
+template <std::size_t N>
+bool is_one_of(std::string_view word, const std::array<std::string_view, N>& words) {
+  return std::find(words.begin(), words.end(), word) != words.end();
+}
+
+/// "check", "rules lint", "list-checks", "rules", or "" (the program itself): the command
+/// that normalized arguments run.
+std::string command_name(const std::vector<std::string>& args) {
+  if (args.empty() || !is_one_of(args[0], k_commands)) {
+    return "";
+  }
+  if (args[0] == "rules" && args.size() > 1 && is_one_of(args[1], k_rules_commands)) {
+    return "rules " + args[1];
+  }
+  return args[0];
+}
+
+std::string usage_hint(const std::string& command) {
+  return "Run 'rocdoc " + (command.empty() ? "" : command + " ") + "--help' for usage.\n";
+}
+
+/// `rocdoc` and `rocdoc --json …` run check; `help [COMMAND]` is `[COMMAND] --help`;
+/// `version` is --version. An unknown command is (the problem, the command whose help to
+/// point at).
+std::optional<std::pair<std::string, std::string>> normalize_arguments(
+    std::vector<std::string>& args) {
+  if (!args.empty() && args[0] == "help") {
+    args.erase(args.begin());
+    args.emplace_back("--help");
+  } else if (!args.empty() && args[0] == "version") {
+    args[0] = "--version";
+  }
+  const auto top_level = [](std::string_view arg) {
+    return arg == "-h" || arg == "--help" || arg == "-V" || arg == "--version";
+  };
+  if (args.empty() || (is_option(args[0]) && !top_level(args[0]))) {
+    args.insert(args.begin(), "check");
+  }
+  if (top_level(args[0])) {
+    return std::nullopt;
+  }
+  if (!is_one_of(args[0], k_commands)) {
+    const std::string best =
+        closest(args[0], {"check", "list-checks", "rules", "help", "version", "lint", "show"});
+    const std::string suggestion = best == "lint" || best == "show" ? "rules " + best : best;
+    return std::pair{
+        "unknown command '" + util::printable(args[0]) + "'" +
+            (suggestion.empty() ? "; the commands are check, list-checks, rules lint, rules "
+                                  "show, help and version"
+                                : "; did you mean " + suggestion + "?"),
+        std::string()};
+  }
+  if (args[0] == "rules" && (args.size() == 1 || !is_option(args[1]))) {
+    if (args.size() == 1) {
+      return std::pair{std::string("rules: needs a command: lint or show"), std::string("rules")};
+    }
+    if (!is_one_of(args[1], k_rules_commands)) {
+      const std::string best = closest(args[1], {"lint", "show"});
+      return std::pair{
+          "rules: unknown command '" + util::printable(args[1]) + "'" +
+              (best.empty() ? "; the commands are lint and show" : "; did you mean " + best + "?"),
+          std::string("rules")};
+    }
+  }
+  return std::nullopt;
+}
+
+/// What an option's value must be, for "needs a value: …".
+std::string value_words(const CLI::App& command, const std::string& option) {
+  static const std::map<std::string, std::string, std::less<>> k_words = {
+      {"--fail-on", "error, warning or never"},
+      {"--root", "a snapshot directory"},
+      {"--rules", "a rules directory"},
+      {"--sysroot", "a directory"},
+      {"--only", "check ids or areas (perm.kfd,torch.*)"},
+      {"--skip", "check ids or areas (perm.kfd,torch.*)"},
+      {"--require", "check ids or areas (perm.kfd,torch.*)"},
+      {"--python", "an interpreter (a path, or a name on PATH)"},
+      {"--output", "a file"},
+      {"--json-output", "a file"},
+      {"--junit", "a file"},
+      {"--gpu", "gfx targets (gfx942,gfx1100)"},
+      {"--env", "NAME=VALUE"}};
+  if (const auto it = k_words.find(option); it != k_words.end()) {
+    return it->second;
+  }
+  const CLI::Option* found = command.get_option_no_throw(option);
+  return found != nullptr ? util::to_lower(found->get_type_name()) : "a value";
+}
+
+/// A CLI11 parse error in rocdoc's words: "check --fail-on: needs a value: error, …".
+std::string parse_problem(const CLI::App& command, const std::string& name,
+                          const CLI::ParseError& error) {
+  const std::string what = error.what();
+  const std::string prefix = name.empty() ? "" : name + " ";
+  // CLI11 says "--fail-on: 1 required TEXT:{error,warning,never} missing".
+  const auto colon = what.find(": ");
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&error) != nullptr && colon != std::string::npos &&
+      what.find(" required ") != std::string::npos && what.size() >= 8 &&
+      what.substr(what.size() - 8) == " missing") {
+    const std::string option = what.substr(0, colon);
+    return prefix + option + ": needs a value: " + value_words(command, option);
+  }
+  if (dynamic_cast<const CLI::RequiredError*>(&error) != nullptr && name == "rules") {
+    return "rules: needs a command: lint or show";
+  }
+  // "--fail-on: At Most 1 required but received 2"
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&error) != nullptr && colon != std::string::npos &&
+      what.find(": At Most ") == colon) {
+    return prefix + what.substr(0, colon) + ": given more than once";
+  }
+  // "Could not convert: --json = yes": a value given to a flag.
+  constexpr std::string_view k_conversion = "Could not convert: ";
+  if (dynamic_cast<const CLI::ConversionError*>(&error) != nullptr &&
+      what.rfind(k_conversion, 0) == 0 && what.find(" = ") != std::string::npos) {
+    const std::string option =
+        what.substr(k_conversion.size(), what.find(" = ") - k_conversion.size());
+    const CLI::Option* found = command.get_option_no_throw(option);
+    if (found != nullptr && found->get_expected_max() == 0) {
+      return prefix + util::printable(option) + ": takes no value";
+    }
+  }
+  return (name.empty() ? "" : name + ": ") + util::printable(what);
+}
+
+/// An argument no option took: "check: unknown option --jsn; did you mean --json?".
+std::string extras_problem(const CLI::App& command, const std::string& name,
+                           const std::string& extra) {
+  const std::string prefix = name.empty() ? "" : name + ": ";
+  if (!is_option(extra)) {
+    const bool command_name = is_one_of(extra, k_commands);
+    return prefix + "unexpected argument '" + util::printable(extra) + "'" +
+           (command_name ? " (the command comes first: rocdoc " + extra + " [OPTIONS])" : "");
+  }
+  const std::string option = extra.substr(0, extra.find('='));
+  std::vector<std::string> names;
+  for (const CLI::Option* candidate : command.get_options()) {
+    for (const auto& long_name : candidate->get_lnames()) {
+      names.push_back("--" + long_name);
+    }
+    for (const auto& short_name : candidate->get_snames()) {
+      names.push_back("-" + short_name);
+    }
+  }
+  // "-x" is one letter away from every short option: no suggestion for those.
+  const std::string best = option.size() > 3 ? closest(option, names) : std::string();
+  return prefix + "unknown option " + util::printable(option) +
+         (best.empty() ? "" : "; did you mean " + best + "?");
+}
+
+/// Why PATH cannot be the directory that `what` names: "check --root: /x: no such directory".
+std::optional<std::string> directory_problem(const std::string& what, const std::string& path) {
+  if (path.empty()) {
+    return std::nullopt;
+  }
+  struct ::stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    const bool missing = errno == ENOENT;
+    return what + ": " + util::printable(path) + ": " +
+           (missing ? std::string("no such directory") : std::string(std::strerror(errno)));
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    return what + ": " + util::printable(path) + ": not a directory";
+  }
+  return std::nullopt;
+}
+
+/// check's option values that cannot work, before anything is read.
+std::optional<std::string> check_argument_problem(const CheckOptions& options) {
+  static const std::vector<std::string> k_levels = {"error", "warning", "never"};
+  if (std::find(k_levels.begin(), k_levels.end(), options.fail_on) == k_levels.end()) {
+    const std::string best = closest(options.fail_on, k_levels);
+    return "check --fail-on: '" + util::printable(options.fail_on) +
+           "' is not error, warning or never" +
+           (best.empty() ? "" : "; did you mean " + best + "?");
+  }
+  if (auto problem = directory_problem("check --root", options.root)) {
+    return problem;
+  }
+  if (auto problem = directory_problem("check --rules", options.rules)) {
+    return problem;
+  }
+  const std::vector<std::pair<std::string_view, const std::string*>> files = {
+      {"--output", &options.output},
+      {"--json-output", &options.json_output},
+      {"--junit", &options.junit}};
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    for (std::size_t j = i + 1; j < files.size(); ++j) {
+      if (!files[i].second->empty() && *files[i].second == *files[j].second) {
+        return fmt::format("check {}: {} is already the file of {}", files[j].first,
+                           util::printable(*files[j].second), files[i].first);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+/// Runs the command line `args` (without the program's name, as CLI11 expects them after
+/// normalize_arguments), writing what it prints to `out`.
+int run_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+                OutputIsTerminal terminal, std::optional<std::size_t> terminal_columns) {
   CLI::App app{
       "rocdoc: the ROCm environment doctor. Says why PyTorch cannot use your AMD GPU "
       "and what to type to fix it. It only reads; fixes are printed, never run.",
       "rocdoc"};
-  app.set_version_flag("--version", std::string("rocdoc ") + ROCDOC_VERSION);
-  app.footer(std::string(k_exit_codes));
+  app.set_version_flag("-V,--version", std::string("rocdoc ") + ROCDOC_VERSION);
+  app.footer(std::string(k_top_footer));
   app.require_subcommand(1);
+  app.allow_extras();  // unknown options and arguments get rocdoc's own words (extras_problem)
 
   CheckOptions options;
   CLI::App* check = app.add_subcommand("check", "Inspect this machine (or a snapshot) and report");
   check->add_option("--root", options.root, "Read a snapshot directory instead of this machine")
-      ->check(CLI::ExistingDirectory);
+      ->type_name("DIR")
+      ->take_last();
   check->add_option("--rules", options.rules, "Use the rules in DIR instead of the embedded ones")
-      ->check(CLI::ExistingDirectory);
+      ->type_name("DIR")
+      ->take_last();
   check->add_flag("--json", options.json, "Print the report as JSON (schema rocdoc-report/1)");
   check->add_flag("-v,--verbose", options.verbose,
                   "Also show skipped checks and the facts behind passing ones");
   check->add_flag("--no-color", options.no_color, "Never colour the output (NO_COLOR works too)");
-  check->add_option("--fail-on", options.fail_on, "Lowest severity that makes the exit code 1")
-      ->check(CLI::IsMember({"error", "warning", "never"}));
-  check->add_option("--only", options.only, "Run only these check ids (comma-separated)");
-  check->add_option("--skip", options.skip, "Do not run these check ids (comma-separated)");
-  check->add_option(
-      "--python", options.pythons,
-      "Also search the environment of this interpreter (runs it once to ask for sys.path)");
-  check->footer(std::string(k_exit_codes));
+  check
+      ->add_option("--fail-on", options.fail_on,
+                   "Lowest severity that makes the exit code 1: error (default), warning, never")
+      ->type_name("LEVEL")
+      ->take_last();
+  check
+      ->add_option("--only", options.only,
+                   "Run only these checks: ids or areas, comma-separated (perm.kfd,torch.*)")
+      ->type_name("ID|AREA.*");
+  check->add_option("--skip", options.skip, "Do not run these checks (ids or areas, as --only)")
+      ->type_name("ID|AREA.*");
+  check
+      ->add_option("--require", options.require,
+                   "Exit 1 (verdict unchecked) when one of these checks did not run: skipped or "
+                   "not selected (ids or areas, as --only)")
+      ->type_name("ID|AREA.*");
+  check
+      ->add_option("--output", options.output,
+                   "Write the report (human, or JSON with --json) to FILE instead of standard "
+                   "output")
+      ->type_name("FILE")
+      ->take_last();
+  check
+      ->add_option("--json-output", options.json_output,
+                   "Also write the JSON report to FILE (the human report stays on standard output)")
+      ->type_name("FILE")
+      ->take_last();
+  check
+      ->add_option("--junit", options.junit,
+                   "Also write a JUnit XML report to FILE: one testcase per check")
+      ->type_name("FILE")
+      ->take_last();
+  check
+      ->add_option(
+          "--python", options.pythons,
+          "Also search the environment of this interpreter (runs it once to ask for sys.path)")
+      ->type_name("PATH");
+  check
+      ->add_option("--gpu", options.gpus,
+                   "GPU-less mode: judge the software as if these GPUs were present, e.g. "
+                   "gfx942,gfx1100 (hardware, driver and permissions are not judged)")
+      ->type_name("GPUS");
+  check
+      ->add_option("--sysroot", options.sysroot,
+                   "Read a plain root filesystem, e.g. an unpacked container image (needs --gpu)")
+      ->type_name("DIR");
+  check
+      ->add_option("--env", options.env,
+                   "With --sysroot: an environment variable of the image (NAME=VALUE, repeatable)")
+      ->type_name("NAME=VALUE");
+  check->footer(std::string(k_check_exit_codes));
 
   RulesOptions rules_options;
   CLI::App* rules = app.add_subcommand("rules", "Validate or show the knowledge base");
   rules->require_subcommand(1);
+  rules->footer(std::string(k_rules_exit_codes));
   CLI::App* lint =
       rules->add_subcommand("lint", "Validate a rules directory (default: the embedded rules)");
-  lint->add_option("dir", rules_options.dir, "Directory of *.yaml rules")
-      ->check(CLI::ExistingDirectory);
+  lint->add_option("DIR", rules_options.dir, "Directory of *.yaml rules")->type_name("");
+  lint->footer(std::string(k_lint_exit_codes));
   CLI::App* show =
       rules->add_subcommand("show",
                             "Show what the knowledge base knows: gfx1031, 73df, \"RX 7900 XTX\", "
                             "2.6.0+rocm6.2.4, torch 2.6, 7.2.1, 6.19.14.31400000");
-  show->add_option("what", rules_options.what,
+  show->add_option("WHAT", rules_options.what,
                    "gfx target, PCI device id, product name, torch version, ROCm or driver version")
-      ->required();
+      ->type_name("");
   show->add_option("--rules", rules_options.dir, "Use the rules in DIR")
-      ->check(CLI::ExistingDirectory);
+      ->type_name("DIR")
+      ->take_last();
+  show->footer(std::string(k_show_exit_codes));
 
   CLI::App* list = app.add_subcommand("list-checks", "List every check id with its severity");
+  bool list_json = false;
+  list->add_flag("--json", list_json,
+                 "Print a JSON array of {id, area, title, severity, scope, needs}");
+  list->footer(std::string(k_list_exit_codes));
+  for (CLI::App* command : {check, rules, lint, show, list}) {
+    command->allow_extras();
+  }
 
+  const std::string command = command_name(args);
+  const std::map<std::string, const CLI::App*> commands = {
+      {"", &app},           {"check", check},     {"rules", rules},
+      {"rules lint", lint}, {"rules show", show}, {"list-checks", list}};
+  const CLI::App& current = *commands.at(command);
+  const auto usage_error = [&](const std::string& problem) {
+    err << "rocdoc: " << problem << "\n" << usage_hint(command);
+    return k_exit_usage;
+  };
   try {
-    app.parse(argc, argv);
+    std::vector<std::string> reversed(args.rbegin(), args.rend());  // as CLI11 takes them
+    app.parse(reversed);
   } catch (const CLI::CallForHelp&) {
-    const auto parsed = app.get_subcommands();
-    out << (parsed.empty() ? app.help() : parsed.front()->help());
+    out << app.help();  // of the command given: "Usage: rocdoc rules lint [OPTIONS] [DIR]"
     return 0;
   } catch (const CLI::CallForAllHelp&) {
     out << app.help("", CLI::AppFormatMode::All);
@@ -370,16 +903,32 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
         << ")\n";
     return 0;
   } catch (const CLI::ParseError& error) {
-    err << "rocdoc: " << util::printable(error.what()) << "\nRun 'rocdoc --help' for usage.\n";
-    return k_exit_usage;
+    return usage_error(parse_problem(current, command, error));
+  }
+  if (const auto extras = app.remaining(true); !extras.empty()) {
+    return usage_error(extras_problem(current, command, extras.front()));
+  }
+  std::optional<std::string> problem;
+  if (check->parsed()) {
+    problem = check_argument_problem(options);
+  } else if (lint->parsed() && !rules_options.dir.empty()) {
+    problem = directory_problem("rules lint", rules_options.dir);
+  } else if (show->parsed()) {
+    problem = rules_options.what.empty()
+                  ? "rules show: say what to show (a gfx target, PCI id, product name, torch or "
+                    "ROCm version)"
+                  : directory_problem("rules show --rules", rules_options.dir);
+  }
+  if (problem) {
+    return usage_error(*problem);
   }
 
   try {
     if (check->parsed()) {
-      return run_check(options, out, err, terminal);
+      return run_check(options, out, err, terminal, terminal_columns);
     }
     if (list->parsed()) {
-      return run_list_checks(out);
+      return run_list_checks(list_json, out);
     }
     if (lint->parsed()) {
       return run_rules_lint(rules_options, out);
@@ -400,6 +949,44 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     return k_exit_usage;
   }
   return k_exit_usage;
+}
+
+/// Writes `text` and flushes; why it could not be written (errno's words), or nullopt.
+std::optional<std::string> write_stream(std::ostream& out, const std::string& text) {
+  if (text.empty()) {
+    return std::nullopt;
+  }
+  errno = 0;
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  out.flush();
+  if (out.good()) {
+    return std::nullopt;
+  }
+  const int error = errno;  // the failed write(2)'s: the stream makes no other call after it
+  return error != 0 ? std::strerror(error) : "the output stream failed";
+}
+
+}  // namespace
+
+int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
+            OutputIsTerminal terminal, std::optional<std::size_t> terminal_columns) {
+  std::vector<std::string> args(argv + std::min(argc, 1), argv + argc);
+  if (const auto problem = normalize_arguments(args)) {
+    err << "rocdoc: " << problem->first << "\n" << usage_hint(problem->second);
+    return k_exit_usage;
+  }
+  // Everything a command prints is kept until it is done, then written at once: a command that
+  // fails (exit 2) prints nothing on standard output, and a write that fails is exit 2 too.
+  std::ostringstream text;
+  const int code = run_command(args, text, err, terminal, terminal_columns);
+  if (code == k_exit_usage) {
+    return code;
+  }
+  if (const auto problem = write_stream(out, text.str())) {
+    err << "rocdoc: cannot write the report: " << *problem << "\n";
+    return k_exit_usage;
+  }
+  return code;
 }
 
 }  // namespace rocdoc

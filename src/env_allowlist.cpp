@@ -18,6 +18,7 @@ constexpr std::string_view k_allowed[] = {
     "AMD_SERIALIZE_COPY",
     "AMD_SERIALIZE_KERNEL",
     "CLICOLOR_FORCE",
+    "COLUMNS",
     "CONDA_PREFIX",
     "CUDA_VISIBLE_DEVICES",
     "FLASH_ATTENTION_TRITON_AMD_ENABLE",
@@ -39,6 +40,9 @@ constexpr std::string_view k_allowed[] = {
     "HSA_OVERIDE_GFX_VERSION",
     "HSA_OVERRIDE_GFX_VERSION",
     "HSA_XNACK",
+    "LANG",
+    "LC_ALL",
+    "LC_CTYPE",
     "LD_LIBRARY_PATH",
     "MIOPEN_CUSTOM_CACHE_DIR",
     "MIOPEN_DEBUG_CONV_IMPLICIT_GEMM",
@@ -79,7 +83,10 @@ constexpr std::string_view k_allowed[] = {
 
 constexpr std::array<std::string_view, 1> k_indexed_prefixes = {"HSA_OVERRIDE_GFX_VERSION_"};
 
-constexpr std::array<std::string_view, 3> k_tool_only = {"CLICOLOR_FORCE", "NO_COLOR", "TERM"};
+// Read by rocdoc for its own output (colour, glyphs, width), never reported: LANG and the
+// LC_* variables are read only to tell a UTF-8 terminal from one that is not.
+constexpr std::array<std::string_view, 7> k_tool_only = {
+    "CLICOLOR_FORCE", "COLUMNS", "LANG", "LC_ALL", "LC_CTYPE", "NO_COLOR", "TERM"};
 
 }  // namespace
 

@@ -238,6 +238,7 @@ GfxOverride load_override(const RuleReader& reader, const YAML::Node& node) {
     result.older_torch = verdict_from(
         reader.choice(node, "older_torch", {"works", "unneeded", "dangerous", "none"}));
   }
+  result.says = reader.optional_text(node, "says");
   result.note = reader.optional_text(node, "note");
   result.source = reader.text(node, "source");
   if (result.verdict != OverrideVerdict::none && result.value.empty()) {

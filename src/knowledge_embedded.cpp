@@ -152,6 +152,10 @@ Knowledge load_knowledge_dir(const std::string& dir) {
     }
     names.push_back(std::move(name));
   }
+  if (names.empty()) {
+    // A mistyped path (or /etc) would otherwise be "valid": the embedded rules, all of them.
+    throw RulesError(dir, 0, 0, "no rules files here; a rules directory holds " + known_names());
+  }
   std::vector<RuleText> files;
   for (const auto& name : names) {
     const std::string path = dir + "/" + name;

@@ -40,13 +40,23 @@ void render_json(const Report& report, std::ostream& out) {
                       {"duration_ms", probe.duration_ms},
                       {"error", probe.ok ? json(nullptr) : json(probe.error)}});
   }
-  json host = {{"kind", report.host_kind == HostKind::live ? "live" : "snapshot"},
+  json host = {{"kind", report.host_kind == HostKind::live      ? "live"
+                        : report.host_kind == HostKind::sysroot ? "sysroot"
+                                                                : "snapshot"},
                {"origin", report.host_origin}};
   if (report.facts.system) {
     const auto& os = report.facts.system->os_release;
     const auto name = os.find("PRETTY_NAME");
     host["os"] = name != os.end() ? json(name->second) : json(nullptr);
     host["kernel"] = report.facts.system->uname.release;
+  }
+  if (!report.declared_gpus.empty()) {
+    json declared = json::array();
+    for (const auto& gpu : report.declared_gpus) {
+      declared.push_back(
+          {{"given", gpu.given}, {"gfx_target", gpu.gfx_target}, {"name", gpu.name}});
+    }
+    host["assumed_gpus"] = declared;
   }
   json gpus = json::array();
   for (const auto& gpu : report.gpus) {

@@ -73,7 +73,12 @@ void render_target(const Knowledge& knowledge, const GfxTarget& target, std::ost
                               o.unneeded_since_torch.empty()
                                   ? ""
                                   : fmt::format(" since torch {}", o.unneeded_since_torch)));
-    put_line(out, "    " + o.note);
+    if (!o.says.empty()) {
+      put_line(out, "    " + o.says);
+    }
+    if (!o.note.empty()) {
+      put_line(out, "    maintainer's note: " + o.note);
+    }
     put_line(out, "    source: " + o.source);
   }
   std::vector<std::string> ids;

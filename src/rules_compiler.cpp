@@ -81,7 +81,8 @@ std::string override_value(const std::optional<GfxOverride>& o) {
   return "GfxOverride{.value = " + literal(o->value) + ", .verdict = " + verdict(o->verdict) +
          ", .unneeded_since_torch = " + literal(o->unneeded_since_torch) + ", .older_torch = " +
          (o->older_torch ? std::string(verdict(*o->older_torch)) : std::string("std::nullopt")) +
-         ", .note = " + literal(o->note) + ", .source = " + literal(o->source) + "}";
+         ", .says = " + literal(o->says) + ", .note = " + literal(o->note) +
+         ", .source = " + literal(o->source) + "}";
 }
 
 void write(std::ostream& out, const rocdoc::Knowledge& k) {

@@ -10,6 +10,7 @@
 #include "rocdoc/check_result.h"
 #include "rocdoc/facts.h"
 #include "rocdoc/knowledge.h"
+#include "rocdoc/report.h"
 
 namespace rocdoc {
 
@@ -32,6 +33,8 @@ struct AmdGpu {
   const GfxTarget* target = nullptr;  ///< the knowledge base's entry for gfx_target()
   std::string name;                   ///< product name for messages
   std::string bdf;
+  /// Declared with --gpu (GPU-less mode), not found: no PCI function, no KFD node.
+  bool declared = false;
 
   /// The gfx target: KFD's (from gfx_target_version, or its device id on older kernels),
   /// else the PCI id table's; empty when neither knows it. KFD is believed even when the
@@ -61,6 +64,10 @@ struct CheckContext {
 };
 
 GpuInventory build_gpu_inventory(const Facts& facts, const Knowledge& knowledge);
+/// GPU-less mode: one GPU per declared target, known to the rules, with no PCI function or KFD
+/// node; the checks treat it as a GPU that ROCm reaches.
+GpuInventory declared_gpu_inventory(const std::vector<DeclaredGpu>& declared,
+                                    const Knowledge& knowledge);
 
 /// Every check, in report order.
 std::span<const CheckInfo> check_table();

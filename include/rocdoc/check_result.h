@@ -17,7 +17,8 @@ enum class Status { pass, warn, fail, skip };
 enum class FixKind {
   shell,            ///< a command to type in a shell
   container_flag,   ///< a flag for the container runtime (`docker run --group-add 110`)
-  kernel_argument,  ///< an argument for the kernel command line (boot loader)
+  kernel_argument,  ///< a kernel command-line change: the shell line that makes it in the boot
+                    ///< loader
   file_edit,        ///< a line to put in (or take out of) a file; `command` shows how
   manual,           ///< an action with no command (`command` is empty)
 };
@@ -52,12 +53,19 @@ struct CheckResult {
 /// through /dev/dxg instead of amdgpu, /dev/kfd and the PCI bus.
 enum class Scope { anywhere, bare_metal };
 
+/// What a check judges: the installed software (torch, ROCm, overrides, variables), or the
+/// machine itself (hardware, driver, permissions, tuning, or anything that needs the real
+/// devices). GPU-less mode (`--gpu`) judges the software against the declared GPUs and skips
+/// the machine checks.
+enum class Judges { software, machine };
+
 struct CheckInfo {
   std::string_view id;
   std::string_view area;
   std::string_view title;
   Severity severity;  ///< default severity from CHECKS.md
   Scope scope;
+  Judges judges;
   std::vector<std::string_view> needs;  ///< probe names whose facts the check reads
   CheckResult (*run)(const CheckContext&);
 };

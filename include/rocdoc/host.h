@@ -57,7 +57,9 @@ struct Uname {
   std::string machine;
 };
 
-enum class HostKind { live, snapshot };
+/// live: this machine; snapshot: a snapshot directory (--root); sysroot: a plain root
+/// filesystem without a manifest, such as an unpacked container image (--sysroot).
+enum class HostKind { live, snapshot, sysroot };
 
 /// The inspected machine (or snapshot) holds more of something than rocdoc reads: the message
 /// names the bound. Real machines stay far below every bound; rocdoc exits 2.

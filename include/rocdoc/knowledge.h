@@ -22,7 +22,10 @@ struct GfxOverride {
   OverrideVerdict verdict = OverrideVerdict::none;
   std::string unneeded_since_torch;  ///< with unneeded: first torch whose wheels have the target
   std::optional<OverrideVerdict> older_torch;  ///< with unneeded: the verdict for older wheels
-  std::string note;
+  /// The sentence users read in findings and fixes (`says:`); empty: a generic text is used.
+  std::string says;
+  std::string
+      note;  ///< for the rules' maintainers (evidence, doubts, safe choices): never in a report
   std::string source;
 };
 
@@ -216,7 +219,8 @@ Knowledge load_knowledge(const std::vector<RuleText>& files, std::string origin)
 Knowledge load_embedded_knowledge();
 /// Reads DIR/*.yaml; a file that is missing from DIR falls back to the embedded one.
 /// Refuses a *.yaml that is not named as an embedded file, or is not a regular file, or is
-/// over k_max_rules_file_bytes, and a directory of over k_max_rules_dir_entries entries.
+/// over k_max_rules_file_bytes, a directory of over k_max_rules_dir_entries entries, and one
+/// that holds no rules file at all.
 Knowledge load_knowledge_dir(const std::string& dir);
 
 }  // namespace rocdoc

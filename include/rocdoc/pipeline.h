@@ -18,7 +18,10 @@ struct CheckSelection {
 };
 
 /// Runs every probe and the selected checks. `interpreters` are those named with --python.
+/// With `declared_gpus` (--gpu: GPU-less mode) the checks see those GPUs instead of the ones
+/// found, and the machine checks (Judges::machine) are skipped.
 Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelection& selection,
-                  const std::vector<PythonInterpreter>& interpreters = {});
+                  const std::vector<PythonInterpreter>& interpreters = {},
+                  const std::vector<DeclaredGpu>& declared_gpus = {});
 
 }  // namespace rocdoc

@@ -39,6 +39,13 @@ struct InventoryGpu {
   std::string driver;      ///< the kernel driver bound to it; empty when none
 };
 
+/// A GPU declared with `--gpu` (GPU-less mode): the software is judged as if it were present.
+struct DeclaredGpu {
+  std::string given;       ///< as written: "gfx942", "gfx942:sramecc+:xnack-", "744c", "MI300X"
+  std::string gfx_target;  ///< the target judged, without features: "gfx942"
+  std::string name;        ///< product name from the rules: "Instinct MI300X"
+};
+
 /// The lowest severity that fails the gate (`--fail-on`).
 enum class FailOn { error, warning, never };
 /// One word for a pipeline: pass (exit 0), fail (a finding at the --fail-on level or a
@@ -62,6 +69,9 @@ struct Report {
   std::string host_origin;
   Facts facts;
   std::vector<InventoryGpu> gpus;  ///< the AMD GPUs, as the checks saw them
+  /// GPU-less mode (`--gpu`): the declared GPUs, which `gpus` then lists instead of those
+  /// found; machine checks (CheckInfo::judges) are skipped. Empty otherwise.
+  std::vector<DeclaredGpu> declared_gpus;
   std::vector<ProbeRecord> probes;
   std::vector<CheckRecord> checks;
   /// What the reader must know before the findings (running as root, an uninspected python3).

@@ -35,8 +35,9 @@ std::vector<Fix> hide_integrated_fixes(const CheckContext& context) {
     fix.push_back({"Let ROCm programs see only the discrete GPU",
                    "export HIP_VISIBLE_DEVICES=" + discrete, false});
   }
-  fix.push_back({"Or disable the integrated GPU in the firmware (BIOS/UEFI) setup", "", false});
-  return fix;
+  fix.push_back({"Disable the integrated GPU in the firmware (BIOS/UEFI) setup", "", false,
+                 FixKind::manual, true});
+  return fix;  // alternatives
 }
 
 }  // namespace
@@ -125,10 +126,13 @@ CheckResult arch_unsupported(const CheckContext& context) {
         distinct.push_back(std::move(problem));
       }
     }
-    return finding(Severity::error,
-                   util::join(distinct, "; ") +
-                       ": hipErrorNoBinaryForGpu (\"invalid device function\") is coming",
-                   evidence, fix);
+    CheckResult result = finding(Severity::error,
+                                 util::join(distinct, "; ") +
+                                     ": hipErrorNoBinaryForGpu (\"invalid device function\") is "
+                                     "coming",
+                                 evidence, fix);
+    result.fix_order = FixOrder::alternatives;  // hide the iGPU, or one of remedy_for's ways
+    return result;
   }
   if (!notices.empty()) {
     return finding(Severity::info,
@@ -143,6 +147,7 @@ CheckResult arch_override_wrong(const CheckContext& context) {
   std::vector<std::string> problems;
   std::vector<std::string> evidence;
   std::vector<Fix> fix;
+  bool alternatives = false;
   bool any = false;
   for (const auto& gpu : context.amd_gpus) {
     const auto setting = override_for(context, gpu);
@@ -178,9 +183,11 @@ CheckResult arch_override_wrong(const CheckContext& context) {
             util::version_numbers(*index) >= util::version_numbers(global->per_node_since_rocm) &&
             (current.empty() ||
              util::version_numbers(release.torch) >= util::version_numbers(current))) {
-          fix.push_back({fmt::format("Install torch {}, whose wheels bundle ROCm {} (reads {})",
-                                     release.torch, *index, setting->variable),
-                         pip_install_line(release, python_of(environment)), false});
+          fix.push_back(pip_install_fix(
+              context,
+              fmt::format("Install torch {}, whose wheels bundle ROCm {} (reads {})", release.torch,
+                          *index, setting->variable),
+              release, python_of(environment), ""));
           break;
         }
       }
@@ -205,19 +212,32 @@ CheckResult arch_override_wrong(const CheckContext& context) {
                                        util::shell_word(known->value)),
                      false});
     } else {
-      fix.push_back({"Remove the override", unset_command(*setting), false});
       // A remedy only when the GPU's own target lacks support too.
       const auto judges = support_judges(context);
       const bool native = gpu.target != nullptr && !judges.empty() &&
                           std::all_of(judges.begin(), judges.end(), [&](const Judge& j) {
                             return contains(j.targets, gpu.target->name);
                           });
+      std::vector<Fix> remedies;
       if (!native) {
-        for (auto& remedy :
-             remedy_for(context, gpu, judges.empty() ? nullptr : judges.front().environment)) {
-          fix.push_back(std::move(remedy));
-        }
+        remedies = remedy_for(context, gpu, judges.empty() ? nullptr : judges.front().environment);
       }
+      if (remedies.empty()) {
+        fix.push_back({"Remove the override", unset_command(*setting), false});
+      }
+      // Each remedy replaces the override: the wrong value goes with it (alternatives).
+      for (auto& remedy : remedies) {
+        const bool replaces = remedy.command.rfind("export " + setting->variable + "=", 0) == 0;
+        if (!replaces && !remedy.command.empty()) {
+          remedy.description = "Remove the override, then: " + remedy.description;
+          remedy.command = unset_command(*setting) + " && " + remedy.command;
+        } else if (!replaces) {
+          remedy.description =
+              "Remove the override (" + unset_command(*setting) + "), then: " + remedy.description;
+        }
+        fix.push_back(std::move(remedy));
+      }
+      alternatives = remedies.size() > 1;
     }
   }
   if (!any) {
@@ -227,7 +247,11 @@ CheckResult arch_override_wrong(const CheckContext& context) {
   if (problems.empty()) {
     return pass("the override fits the GPU", evidence);
   }
-  return finding(Severity::error, util::join(problems, "; "), evidence, fix);
+  CheckResult result = finding(Severity::error, util::join(problems, "; "), evidence, fix);
+  if (alternatives) {
+    result.fix_order = FixOrder::alternatives;
+  }
+  return result;
 }
 
 CheckResult arch_override_unneeded(const CheckContext& context) {
@@ -313,17 +337,19 @@ CheckResult arch_override_mixed(const CheckContext& context) {
                      intended->kfd->index, util::shell_word(*global)),
          false});
     if (const auto index = hip_index(context, *intended)) {
-      fix.push_back({"Or hide the other GPUs from ROCm programs",
+      fix.push_back({"Hide the other GPUs from ROCm programs",
                      fmt::format("export HIP_VISIBLE_DEVICES={}", *index), false});
     }
   }
-  return finding(
+  CheckResult result = finding(
       Severity::warning,
       fmt::format("One global HSA_OVERRIDE_GFX_VERSION={} applies to GPUs of different targets "
                   "({}): it can only suit one of them",
                   *global,
                   util::join(std::vector<std::string>(targets.begin(), targets.end()), ", ")),
       evidence, fix);
+  result.fix_order = FixOrder::alternatives;  // a per-node value, or hide the other GPUs
+  return result;
 }
 
 }  // namespace rocdoc::checks

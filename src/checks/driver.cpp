@@ -6,6 +6,7 @@
 
 #include "src/checks/access_math.h"
 #include "src/checks/checks.h"
+#include "src/checks/software.h"
 #include "src/util/shell.h"
 #include "src/util/strings.h"
 
@@ -87,7 +88,7 @@ CheckResult noexec_finding(const CheckContext& context, const DeviceNode& kfd, c
           {fmt::format("Keep it after a reboot: drop noexec from /etc/fstab line {}", line.line),
            fmt::format("sudo sed -i '{}s/,noexec//; {}s/noexec,//' /etc/fstab", line.line,
                        line.line),
-           true});
+           true, FixKind::file_edit});
     }
   }
   if (fix.size() == 1) {
@@ -140,14 +141,14 @@ CheckResult driver_amdgpu_missing(const CheckContext& context) {
   for (auto& step : driver_load_fixes(context.facts)) {
     fix.push_back(std::move(step));
   }
-  fix.push_back({"If modprobe fails, install the driver with AMD's installer",
-                 "sudo amdgpu-install --usecase=rocm", true});
+  fix.push_back({"If modprobe fails, install the driver with AMD's installer, then reboot",
+                 "sudo amdgpu-install --usecase=dkms", true, FixKind::shell, true});
   if (driver.secure_boot == true) {
     evidence.push_back("Secure Boot is enabled");
     fix.push_back(
         {"Secure Boot is on: an unsigned amdgpu-dkms module is refused. Enroll the "
          "DKMS signing key (then reboot and confirm in the MOK manager)",
-         "sudo mokutil --import /var/lib/dkms/mok.pub", true});
+         "sudo mokutil --import /var/lib/dkms/mok.pub", true, FixKind::shell, true});
   }
   return finding(Severity::error, "The amdgpu kernel module is not loaded: no AMD GPU can be used",
                  evidence, fix);
@@ -170,7 +171,7 @@ CheckResult driver_kfd_missing(const CheckContext& context) {
                    "devices",
                    {"container: " + *context.facts.system->container, "no /dev/kfd"},
                    {{"Start the container with the KFD and DRI devices (add to docker/podman run)",
-                     "--device=/dev/kfd --device=/dev/dri", false}});
+                     "--device=/dev/kfd --device=/dev/dri", false, FixKind::container_flag}});
   }
   return finding(
       Severity::error,
@@ -178,9 +179,9 @@ CheckResult driver_kfd_missing(const CheckContext& context) {
       "HSA_AMD (KFD), or KFD rejected every GPU",
       {"amdgpu loaded", "no /dev/kfd"},
       {{"Look for KFD's reasons in the kernel log", "sudo dmesg | grep -iE 'kfd|amdgpu'", true},
-       {"Use a kernel with CONFIG_HSA_AMD=y (every Ubuntu/RHEL kernel has it), or AMD's "
-        "amdgpu-dkms driver",
-        "sudo amdgpu-install --usecase=rocm", true}});
+       {"Use a kernel with CONFIG_HSA_AMD=y (every Ubuntu/RHEL kernel has it), or install AMD's "
+        "amdgpu-dkms driver and reboot",
+        "sudo amdgpu-install --usecase=dkms", true, FixKind::shell, true}});
 }
 
 CheckResult driver_kfd_unusable(const CheckContext& context) {
@@ -216,7 +217,7 @@ CheckResult driver_kfd_unusable(const CheckContext& context) {
   const std::string& error = kfd.open.error;
   if (error == "EPERM" && in_container(context)) {
     fix.push_back({"Allow the device in the container's device cgroup (add to docker run)",
-                   "--device=/dev/kfd --device=/dev/dri", false});
+                   "--device=/dev/kfd --device=/dev/dri", false, FixKind::container_flag});
   } else if (error == "EINVAL") {
     fix.push_back(
         {"Look for a wedged GPU or a driver mismatch in the kernel log; a reboot resets the GPU",
@@ -265,7 +266,10 @@ CheckResult driver_firmware(const CheckContext& context) {
       }
       for (const auto& step : broken.fixes) {
         if (step.os.empty() || os_matches(context.facts, step.os)) {
-          fix.push_back({step.description, step.command, step.needs_root});
+          // The rules' steps that change firmware run as root; new firmware takes effect when
+          // amdgpu loads it again, at the next boot. The others only look (dpkg -S).
+          fix.push_back(
+              {step.description, step.command, step.needs_root, FixKind::shell, step.needs_root});
         }
       }
     }
@@ -305,33 +309,36 @@ CheckResult driver_dkms_build(const CheckContext& context) {
   std::vector<Fix> fix;
   if (dkms.make_log) {
     evidence.push_back("failed build log: " + *dkms.make_log);
-    fix.push_back({"Read why DKMS could not build it for this kernel",
-                   "less " + util::shell_word(*dkms.make_log), false});
   }
+  // Three ways out, any one of them (the failed build's log is in the evidence).
+  fix.push_back({dkms.make_log
+                     ? fmt::format("Try the build again for this kernel, then reboot (it fails "
+                                   "again when the release does not support the kernel: read "
+                                   "why in {})",
+                                   *dkms.make_log)
+                     : std::string("Try the build again for this kernel, then reboot (it fails "
+                                   "again when the release does not support the kernel)"),
+                 fmt::format("sudo dkms install amdgpu/{} -k {}", util::shell_quote(version),
+                             util::shell_quote(dkms.kernel)),
+                 true, FixKind::shell, true});
+  fix.push_back({"Keep the kernel's own amdgpu: remove the DKMS driver and install ROCm without it",
+                 debian_like(context.facts)
+                     ? "sudo apt purge amdgpu-dkms && sudo amdgpu-install --usecase=rocm --no-dkms"
+                     : "sudo dnf remove amdgpu-dkms && sudo amdgpu-install --usecase=rocm "
+                       "--no-dkms",
+                 true, FixKind::shell, true});
   fix.push_back(
-      {"Try the build again for this kernel (it fails again when the release does not "
-       "support the kernel)",
-       fmt::format("sudo dkms install amdgpu/{} -k {}", util::shell_quote(version),
-                   util::shell_quote(dkms.kernel)),
-       true});
-  fix.push_back(
-      {"Or keep the kernel's own amdgpu: remove the DKMS driver and install ROCm without "
-       "it",
-       debian_like(context.facts)
-           ? "sudo apt purge amdgpu-dkms && sudo amdgpu-install --usecase=rocm --no-dkms"
-           : "sudo dnf remove amdgpu-dkms && sudo amdgpu-install --usecase=rocm "
-             "--no-dkms",
-       true});
-  fix.push_back(
-      {"Or boot a kernel that this amdgpu-dkms release supports (AMD's compatibility "
-       "matrix lists them)",
-       "", false});
-  return finding(
-      Severity::warning,
-      fmt::format("amdgpu-dkms {} is installed but was not built for the running kernel "
-                  "{}: the kernel's own amdgpu is {}",
-                  version, dkms.kernel, driver.amdgpu_loaded ? "loaded instead" : "used"),
-      evidence, fix);
+      {"Boot a kernel that this amdgpu-dkms release supports (AMD's compatibility matrix lists "
+       "them)",
+       "", false, FixKind::manual, true});
+  CheckResult result =
+      finding(Severity::warning,
+              fmt::format("amdgpu-dkms {} is installed but was not built for the running kernel "
+                          "{}: the kernel's own amdgpu is {}",
+                          version, dkms.kernel, driver.amdgpu_loaded ? "loaded instead" : "used"),
+              evidence, fix);
+  result.fix_order = FixOrder::alternatives;
+  return result;
 }
 
 CheckResult driver_version(const CheckContext& context) {
@@ -348,15 +355,15 @@ CheckResult driver_version(const CheckContext& context) {
   if (kernel == nullptr) {
     return skip("DKMS driver " + *driver.dkms_version + " is not in the knowledge base");
   }
-  const auto kernel_index = context.knowledge.rocm_release_index(kernel->rocm);
-  const auto user_index = context.knowledge.rocm_release_index(*user_space);
-  if (!kernel_index || !user_index) {
+  const auto supported = driver_supports(context.knowledge, kernel->rocm, *user_space);
+  if (!supported) {
     return skip("ROCm " + *user_space + " is not in the knowledge base");
   }
-  // Before 6.4, driver and user space are supported up to two releases apart; from 6.4 "up to
-  // a year" (KMD 6.4 ↔ user space 6.1-6.4; user space 7.2 lists drivers back to 6.4).
+  // The same window the pip lines of the torch checks are held to (software.cpp).
   const auto from_64 = context.knowledge.rocm_release_index("6.4");
-  const int window = from_64 && std::max(*kernel_index, *user_index) >= *from_64 ? 3 : 2;
+  const auto newer = std::max(*context.knowledge.rocm_release_index(kernel->rocm),
+                              *context.knowledge.rocm_release_index(*user_space));
+  const int window = from_64 && newer >= *from_64 ? 3 : 2;
   const std::vector<std::string> evidence = {
       fmt::format("amdgpu DKMS {} ships with ROCm {} ({})", kernel->module, kernel->rocm,
                   kernel->source),
@@ -368,7 +375,7 @@ CheckResult driver_version(const CheckContext& context) {
                                                                               : "/opt/rocm",
                             *context.facts.rocm->opt_rocm_target)
               : "")};
-  if (std::abs(*kernel_index - *user_index) <= window) {
+  if (*supported) {
     return pass(
         fmt::format("driver of ROCm {} supports ROCm {} user space", kernel->rocm, *user_space),
         evidence);
@@ -379,8 +386,8 @@ CheckResult driver_version(const CheckContext& context) {
                              kernel->rocm, *user_space, window),
                  evidence,
                  {{"Install the driver that matches the user space with AMD's installer of ROCm " +
-                       *user_space,
-                   "sudo amdgpu-install --usecase=dkms", true}});
+                       *user_space + ", then reboot",
+                   "sudo amdgpu-install --usecase=dkms", true, FixKind::shell, true}});
 }
 
 CheckResult rocm_agents(const CheckContext& context) {

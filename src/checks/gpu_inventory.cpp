@@ -203,7 +203,7 @@ std::string AmdGpu::gfx_target() const {
 }
 
 bool CheckContext::reachable(const AmdGpu& gpu) const {
-  if (gpu.kfd != nullptr) {
+  if (gpu.kfd != nullptr || gpu.declared) {
     return true;
   }
   const bool kfd_lists_gpus = std::any_of(amd_gpus.begin(), amd_gpus.end(),
@@ -249,6 +249,19 @@ GpuInventory build_gpu_inventory(const Facts& facts, const Knowledge& knowledge)
     gpu.name = product_name(gpu, knowledge);
   }
   separate_withheld(inventory, facts);
+  return inventory;
+}
+
+GpuInventory declared_gpu_inventory(const std::vector<DeclaredGpu>& declared,
+                                    const Knowledge& knowledge) {
+  GpuInventory inventory;
+  for (const auto& entry : declared) {
+    AmdGpu gpu;
+    gpu.target = knowledge.target(entry.gfx_target);
+    gpu.name = entry.name;
+    gpu.declared = true;
+    inventory.gpus.push_back(std::move(gpu));
+  }
   return inventory;
 }
 

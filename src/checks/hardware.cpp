@@ -51,7 +51,7 @@ std::vector<Fix> fixes_for_unbound(const CheckContext& context, const PciDevice&
          add_kernel_argument_command(
              facts,
              "radeon.si_support=0 radeon.cik_support=0 amdgpu.si_support=1 amdgpu.cik_support=1"),
-         true});
+         true, FixKind::kernel_argument, true});
     return fix;
   }
   return driver_load_fixes(facts);
@@ -156,7 +156,7 @@ CheckResult gpu_mixed_vendors(const CheckContext& context) {
                    "export HIP_VISIBLE_DEVICES=" + amd_indices, false});
   }
   fix.push_back({"In containers pass only the AMD device nodes",
-                 "--device=/dev/kfd --device=/dev/dri", false});
+                 "--device=/dev/kfd --device=/dev/dri", false, FixKind::container_flag});
   return finding(Severity::warning,
                  "AMD and NVIDIA GPUs share this host: the display may sit on either, and "
                  "containers and frameworks need each vendor's devices pinned explicitly",
@@ -203,11 +203,15 @@ CheckResult gpu_igpu_visible(const CheckContext& context) {
     fix.push_back({"Let ROCm programs see only the discrete GPU",
                    "export HIP_VISIBLE_DEVICES=" + discrete_indices, false});
   }
-  fix.push_back({"Or disable the integrated GPU in the firmware (BIOS/UEFI) setup", "", false});
-  return finding(Severity::warning,
-                 "An integrated AMD GPU is visible to ROCm beside a discrete one: PyTorch may "
-                 "pick the iGPU, and one HSA_OVERRIDE_GFX_VERSION cannot suit both",
-                 evidence, fix);
+  fix.push_back({"Disable the integrated GPU in the firmware (BIOS/UEFI) setup", "", false,
+                 FixKind::manual, true});
+  CheckResult result = finding(Severity::warning,
+                               "An integrated AMD GPU is visible to ROCm beside a discrete one: "
+                               "PyTorch may pick the iGPU, and one HSA_OVERRIDE_GFX_VERSION "
+                               "cannot suit both",
+                               evidence, fix);
+  result.fix_order = FixOrder::alternatives;
+  return result;
 }
 
 CheckResult pcie_link_degraded(const CheckContext& context) {

@@ -120,12 +120,13 @@ constexpr std::uint32_t k_overflow_gid = 65534;
 
 /// A rootless container cannot add the host's group by number (65534 maps to a subgid, not to
 /// it): keep the caller's supplementary groups instead (podman with crun; runc ignores it).
+/// Alternatives: one for each tool that starts the container.
 std::vector<Fix> rootless_fixes() {
   return {{"The device nodes belong to a host group this rootless container does not map (it "
            "shows as 65534). Keep your own host groups instead: podman with the crun runtime "
            "(add to podman run; --group-add 65534 does not work)",
-           "--group-add keep-groups", false},
-          {"distrobox: create the box with that flag",
+           "--group-add keep-groups", false, FixKind::container_flag},
+          {"distrobox: create the box with --group-add keep-groups",
            "distrobox create --additional-flags \"--group-add keep-groups\"", false},
           {"toolbox: pass it to podman when creating the toolbox",
            "toolbox create -- --group-add keep-groups", false}};
@@ -150,7 +151,7 @@ std::vector<Fix> permission_fixes(const CheckContext& context,
     fix.push_back(
         {"Start the container with the device nodes' groups (numeric gids from the "
          "host; add to docker/podman run)",
-         util::join(flags, " "), false});
+         util::join(flags, " "), false, FixKind::container_flag});
     return fix;
   }
   for (const auto* node : denied) {
@@ -187,13 +188,13 @@ std::vector<Fix> permission_fixes(const CheckContext& context,
       fix.push_back(
           {"/etc/group already lists you, under a group name that is not valid: repair "
            "/etc/group, then log out and back in (or reboot)",
-           "", false});
+           "", false, FixKind::manual, false, true});
       return fix;
     }
     fix.push_back(
         {"/etc/group already lists you; this session started before that. Log out and "
          "back in (or reboot); for this shell only:",
-         "newgrp " + util::shell_word(group), false});
+         "newgrp " + util::shell_word(group), false, FixKind::shell, false, true});
     return fix;
   }
   const auto groups = needed_groups(denied, access);
@@ -201,16 +202,27 @@ std::vector<Fix> permission_fixes(const CheckContext& context,
                   [](const std::string& group) { return !is_group_name(group); })) {
     fix.push_back({fmt::format("Repair the group's name in /etc/group, then add {} to the group",
                                access.subject().user),
-                   "", true});
+                   "", true, FixKind::manual, false, true});
   } else if (!groups.empty()) {
     fix.push_back(
         {fmt::format("Add {} to the {} group{}, then log out and back in", access.subject().user,
                      util::join(groups, " and "), groups.size() == 1 ? "" : "s"),
          fmt::format("sudo usermod -aG {} {}", util::shell_word(util::join(groups, ",")),
                      util::shell_quote(access.subject().user)),
-         true});
+         true, FixKind::shell, false, true});
   }
   return fix;
+}
+
+/// permission_fixes' order: the rootless remedies are one per tool (alternatives); the rest
+/// are steps (restore the udev rule, then join the group).
+FixOrder permission_fix_order(const CheckContext& context,
+                              const std::vector<const DeviceNode*>& denied) {
+  const bool rootless =
+      in_container(context) && std::any_of(denied.begin(), denied.end(), [](const DeviceNode* n) {
+        return n->stat.gid == k_overflow_gid;
+      });
+  return rootless ? FixOrder::alternatives : FixOrder::steps;
 }
 
 CheckResult node_check(const CheckContext& context, const std::vector<const DeviceNode*>& nodes,
@@ -249,7 +261,7 @@ CheckResult node_check(const CheckContext& context, const std::vector<const Devi
                                       : fmt::format("process {}(uid {}) has groups: {}",
                                                     who.user.empty() ? "" : who.user + " ", who.uid,
                                                     util::join(groups, ",")));
-  return finding(
+  CheckResult result = finding(
       Severity::error,
       access.sudo_user
           ? fmt::format("{} cannot open {} read-write: permission denied (group {}; judged from "
@@ -260,6 +272,8 @@ CheckResult node_check(const CheckContext& context, const std::vector<const Devi
                         what, node_group(*denied.front())) +
                 group_name_problems(denied),
       evidence, permission_fixes(context, denied));
+  result.fix_order = permission_fix_order(context, denied);
+  return result;
 }
 
 }  // namespace
@@ -318,9 +332,17 @@ CheckResult perm_relogin(const CheckContext& context) {
       is_group_name(group)
           ? Fix{"Log out and back in (or reboot) so the session picks up the group; for this "
                 "shell only:",
-                "newgrp " + util::shell_word(group), false}
-          : Fix{"Repair the group's name in /etc/group, then log out and back in (or reboot)", "",
-                false};
+                "newgrp " + util::shell_word(group),
+                false,
+                FixKind::shell,
+                false,
+                true}
+          : Fix{"Repair the group's name in /etc/group, then log out and back in (or reboot)",
+                "",
+                false,
+                FixKind::manual,
+                false,
+                true};
   return finding(Severity::error,
                  fmt::format("/etc/group lists {} in {}, but this session does not have that group "
                              "yet: {}",
@@ -355,9 +377,12 @@ CheckResult perm_container_groups(const CheckContext& context) {
   for (const auto* node : missing) {
     evidence.push_back(describe_node(*node));
   }
-  return finding(Severity::error,
-                 "The device nodes are in the container, but their groups were not added to it",
-                 evidence, permission_fixes(context, missing));
+  CheckResult result =
+      finding(Severity::error,
+              "The device nodes are in the container, but their groups were not added to it",
+              evidence, permission_fixes(context, missing));
+  result.fix_order = permission_fix_order(context, missing);
+  return result;
 }
 
 }  // namespace rocdoc::checks

@@ -42,21 +42,20 @@ const TorchRelease* rocm_release_for(const CheckContext& context,
     return nullptr;  // never a pip line that would downgrade a torch newer than the rules
   }
   const AmdGpu* gpu = main_gpu(context);
-  const auto includes_gpu = [&](const TorchRelease& release) {
-    return gpu == nullptr ||
-           index_for_target(context.knowledge, release, gpu->target->name).has_value();
+  const std::string target = gpu == nullptr ? std::string() : gpu->target->name;
+  // Wheels with code for the GPU, from an index whose ROCm the loaded driver supports.
+  const auto fits = [&](const TorchRelease& release) {
+    const auto index = index_to_propose(context, release, target);
+    return index && driver_supports_index(context, *index);
   };
   if (version) {
     const TorchRelease* same = context.knowledge.torch_release(*version);
-    if (same != nullptr && includes_gpu(*same)) {
+    if (same != nullptr && fits(*same)) {
       return same;
     }
   }
-  if (gpu != nullptr) {
-    if (const TorchRelease* release =
-            release_for_target(context.knowledge, gpu->target->name, version)) {
-      return release;
-    }
+  if (const TorchRelease* release = release_to_propose(context, target, version)) {
+    return release;
   }
   return context.knowledge.torch_releases.empty() ? nullptr
                                                   : &context.knowledge.torch_releases.back();
@@ -85,19 +84,16 @@ std::vector<Fix> reinstall_fixes(const CheckContext& context,
     return fix;
   }
   if (const TorchRelease* release = rocm_release_for(context, environment.torch->version)) {
-    fix.push_back(
-        {fmt::format("Install the ROCm build of torch {}{}", release->torch,
-                     environment.site_dir == "/usr/lib/python3/dist-packages"
-                         ? " in a virtual environment (python3 -m venv ~/venv)"
-                         : ""),
-         pip_install_line(
-             *release,
-             environment.site_dir == "/usr/lib/python3/dist-packages" ? "python3" : python,
-             main_gpu(context) != nullptr
-                 ? index_for_target(context.knowledge, *release, main_gpu(context)->target->name)
-                       .value_or("")
-                 : ""),
-         false});
+    fix.push_back(pip_install_fix(
+        context,
+        fmt::format("Install the ROCm build of torch {}{}", release->torch,
+                    environment.site_dir == "/usr/lib/python3/dist-packages"
+                        ? " in a virtual environment (python3 -m venv ~/venv)"
+                        : ""),
+        *release, environment.site_dir == "/usr/lib/python3/dist-packages" ? "python3" : python,
+        index_to_propose(context, *release,
+                         main_gpu(context) != nullptr ? main_gpu(context)->target->name : "")
+            .value_or("")));
   } else if (newer_than_rules(context.knowledge, environment.torch->version)) {
     fix.push_back(
         {fmt::format(
@@ -223,8 +219,11 @@ CheckResult torch_not_found(const CheckContext& context) {
   }
   std::vector<Fix> fix;
   if (const TorchRelease* release = rocm_release_for(context, std::nullopt)) {
-    fix.push_back({"Install the ROCm build of torch (in a virtual environment of your choice)",
-                   pip_install_line(*release, "python3"), false});
+    const AmdGpu* gpu = main_gpu(context);
+    fix.push_back(pip_install_fix(
+        context, "Install the ROCm build of torch (in a virtual environment of your choice)",
+        *release, "python3",
+        index_to_propose(context, *release, gpu != nullptr ? gpu->target->name : "").value_or("")));
   }
   return finding(
       Severity::info,
@@ -423,7 +422,9 @@ CheckResult torch_arch_missing(const CheckContext& context) {
   if (problems.empty()) {
     return pass("the wheel's HIP libraries have code for every GPU", evidence);
   }
-  return finding(Severity::error, util::join(problems, "; "), evidence, fix);
+  CheckResult result = finding(Severity::error, util::join(problems, "; "), evidence, fix);
+  result.fix_order = FixOrder::alternatives;  // remedy_for's ways out
+  return result;
 }
 
 }  // namespace rocdoc::checks

@@ -216,7 +216,7 @@ std::vector<Judge> support_judges(const CheckContext& context) {
   if (!knowledge.torch_releases.empty()) {
     const TorchRelease& newest = knowledge.torch_releases.back();
     Judge judge;
-    judge.what = "the newest torch wheels (" + newest.torch + ")";
+    judge.what = "the newest torch release (" + newest.torch + ")";
     judge.targets = newest.gfx;
     if (const auto index_rocm = major_minor(newest.rocm_indexes.back().substr(4))) {
       judge.official = official_targets(knowledge, *index_rocm);
@@ -338,13 +338,14 @@ std::optional<OverrideProblem> override_problem(const CheckContext& context, con
     if (dangerous) {
       return OverrideProblem{
           OverrideProblem::Kind::dangerous,
-          fmt::format("{}={} on {} is known to be dangerous: {}", setting.variable, setting.value,
-                      gpu.target->name, known->note)};
+          fmt::format("{}={} on {} is known to be dangerous{}", setting.variable, setting.value,
+                      gpu.target->name, known->says.empty() ? "" : ": " + known->says)};
     }
     if (known->verdict == OverrideVerdict::none) {
-      return OverrideProblem{OverrideProblem::Kind::known_broken,
-                             fmt::format("{}={} is known not to work on {}: {}", setting.variable,
-                                         setting.value, gpu.target->name, known->note)};
+      return OverrideProblem{
+          OverrideProblem::Kind::known_broken,
+          fmt::format("{}={} is known not to work on {}{}", setting.variable, setting.value,
+                      gpu.target->name, known->says.empty() ? "" : ": " + known->says)};
     }
   }
   for (const auto& judge : support_judges(context)) {
@@ -363,14 +364,18 @@ bool OverrideProblem::left_to_override_check() const {
          kind == Kind::dangerous || kind == Kind::known_broken;
 }
 
-const TorchRelease* release_for_target(const Knowledge& knowledge, const std::string& target,
-                                       const std::optional<std::string>& current) {
+namespace {
+
+/// The release nearest to `current` (the newest without it) among those `fits` accepts.
+template <typename Fits>
+const TorchRelease* nearest_release(const Knowledge& knowledge,
+                                    const std::optional<std::string>& current, Fits fits) {
   if (current && newer_than_rules(knowledge, *current)) {
     return nullptr;  // every release the rules know would be a downgrade
   }
   const TorchRelease* best = nullptr;
   for (const auto& release : knowledge.torch_releases) {
-    if (!index_for_target(knowledge, release, target)) {
+    if (!fits(release)) {
       continue;
     }
     if (!current) {
@@ -383,6 +388,115 @@ const TorchRelease* release_for_target(const Knowledge& knowledge, const std::st
     }
   }
   return best;
+}
+
+/// The indexes of a release whose wheels have code for the target (every index when the
+/// target is empty), newest first.
+std::vector<std::string> indexes_with(const Knowledge& knowledge, const TorchRelease& release,
+                                      const std::string& target) {
+  std::vector<std::string> found;
+  for (auto it = release.rocm_indexes.rbegin(); it != release.rocm_indexes.rend(); ++it) {
+    if (target.empty() || supports(wheel_targets(knowledge, release, *it), target)) {
+      found.push_back(*it);
+    }
+  }
+  return found;
+}
+
+}  // namespace
+
+const TorchRelease* release_for_target(const Knowledge& knowledge, const std::string& target,
+                                       const std::optional<std::string>& current) {
+  return nearest_release(knowledge, current, [&](const TorchRelease& release) {
+    return index_for_target(knowledge, release, target).has_value();
+  });
+}
+
+std::optional<std::string> driver_rocm(const CheckContext& context) {
+  const auto& driver = context.facts.driver;
+  if (!driver || !driver->dkms_version) {
+    return std::nullopt;  // the kernel's own amdgpu, or none: nothing to compare
+  }
+  const DriverVersion* known = context.knowledge.driver_version(*driver->dkms_version);
+  return known == nullptr ? std::nullopt : std::optional(known->rocm);
+}
+
+std::optional<bool> driver_supports(const Knowledge& knowledge, const std::string& driver,
+                                    const std::string& user_space) {
+  const auto kernel_index = knowledge.rocm_release_index(driver);
+  const auto user_index = knowledge.rocm_release_index(user_space);
+  if (!kernel_index || !user_index) {
+    return std::nullopt;
+  }
+  // Before 6.4, driver and user space are supported up to two releases apart; from 6.4 "up to
+  // a year" (KMD 6.4 <-> user space 6.1-6.4; user space 7.2 lists drivers back to 6.4).
+  const auto from_64 = knowledge.rocm_release_index("6.4");
+  const int window = from_64 && std::max(*kernel_index, *user_index) >= *from_64 ? 3 : 2;
+  return std::abs(*kernel_index - *user_index) <= window;
+}
+
+std::optional<std::string> index_rocm(const std::string& index) {
+  return index.rfind("rocm", 0) == 0 ? major_minor(index.substr(4)) : std::nullopt;
+}
+
+bool driver_supports_index(const CheckContext& context, const std::string& index) {
+  const auto driver = driver_rocm(context);
+  const auto user_space = index_rocm(index);
+  return !driver || !user_space ||
+         driver_supports(context.knowledge, *driver, *user_space).value_or(true);
+}
+
+std::optional<std::string> index_to_propose(const CheckContext& context,
+                                            const TorchRelease& release,
+                                            const std::string& target) {
+  const auto found = indexes_with(context.knowledge, release, target);
+  for (const auto& index : found) {
+    if (driver_supports_index(context, index)) {
+      return index;
+    }
+  }
+  return found.empty() ? std::nullopt : std::optional(found.front());
+}
+
+const TorchRelease* release_to_propose(const CheckContext& context, const std::string& target,
+                                       const std::optional<std::string>& current) {
+  const TorchRelease* suits = nearest_release(context.knowledge, current, [&](const auto& release) {
+    const auto found = indexes_with(context.knowledge, release, target);
+    return std::any_of(found.begin(), found.end(), [&](const std::string& index) {
+      return driver_supports_index(context, index);
+    });
+  });
+  if (suits != nullptr) {
+    return suits;
+  }
+  return target.empty() ? (context.knowledge.torch_releases.empty() ||
+                                   (current && newer_than_rules(context.knowledge, *current))
+                               ? nullptr
+                               : &context.knowledge.torch_releases.back())
+                        : release_for_target(context.knowledge, target, current);
+}
+
+Fix pip_install_fix(const CheckContext& context, std::string description,
+                    const TorchRelease& release, const std::string& python,
+                    const std::string& index) {
+  const std::string& chosen = index.empty() ? release.rocm_indexes.back() : index;
+  const auto driver = driver_rocm(context);
+  const auto user_space = index_rocm(chosen);
+  if (driver && user_space && !driver_supports_index(context, chosen)) {
+    description += fmt::format(
+        ". Its wheels bring ROCm {} user space, which the loaded amdgpu driver (of ROCm {}) does "
+        "not support: first install a driver that does (AMD's amdgpu-install of ROCm {}, "
+        "--usecase=dkms) and reboot",
+        *user_space, *driver, *user_space);
+  } else if (driver && user_space && !context.knowledge.torch_releases.empty() &&
+             !driver_supports_index(context,
+                                    context.knowledge.torch_releases.back().rocm_indexes.back())) {
+    description += fmt::format(
+        ": its ROCm {} wheels suit the loaded amdgpu driver (of ROCm {}); "
+        "newer wheels need a newer driver",
+        *user_space, *driver);
+  }
+  return {std::move(description), pip_install_line(release, python, chosen), false};
 }
 
 std::vector<std::string> wheel_targets(const Knowledge& knowledge, const TorchRelease& release,
@@ -481,13 +595,13 @@ std::vector<Fix> remedy_for(const CheckContext& context, const AmdGpu& gpu,
   const std::optional<std::string> current = environment != nullptr && environment->torch
                                                  ? std::optional(environment->torch->version)
                                                  : std::nullopt;
-  if (const TorchRelease* release = release_for_target(context.knowledge, target.name, current)) {
+  if (const TorchRelease* release = release_to_propose(context, target.name, current)) {
     fix.push_back(
-        {fmt::format("Install torch {}, whose official ROCm wheels include {}", release->torch,
-                     target.name),
-         pip_install_line(*release, python_of(environment),
-                          index_for_target(context.knowledge, *release, target.name).value_or("")),
-         false});
+        pip_install_fix(context,
+                        fmt::format("Install torch {}, whose official ROCm wheels include {}",
+                                    release->torch, target.name),
+                        *release, python_of(environment),
+                        index_to_propose(context, *release, target.name).value_or("")));
   } else if (const AmdWheelSet* set = amd_wheels_for(context.knowledge, target.name);
              set != nullptr && !(current && newer_than_rules(context.knowledge, *current))) {
     fix.push_back(
@@ -499,16 +613,14 @@ std::vector<Fix> remedy_for(const CheckContext& context, const AmdGpu& gpu,
   }
   const auto& known = target.override_value;
   if (known && known->verdict == OverrideVerdict::works) {
-    fix.push_back({fmt::format("{}ake the GPU report a supported sibling target, unofficially ({})",
-                               fix.empty() ? "M" : "Or m",
-                               known->note.empty() ? "a community workaround" : known->note),
+    fix.push_back({fmt::format("Make the GPU report a supported sibling target, unofficially ({})",
+                               known->says.empty() ? "a community workaround" : known->says),
                    "export HSA_OVERRIDE_GFX_VERSION=" + util::shell_word(known->value), false});
   } else if (known && known->verdict == OverrideVerdict::unneeded &&
              known->older_torch == OverrideVerdict::works && !fix.empty()) {
-    fix.push_back(
-        {fmt::format("Or keep this torch and override (unofficial; unneeded from torch {})",
-                     known->unneeded_since_torch),
-         "export HSA_OVERRIDE_GFX_VERSION=" + util::shell_word(known->value), false});
+    fix.push_back({fmt::format("Keep this torch and override (unofficial; unneeded from torch {})",
+                               known->unneeded_since_torch),
+                   "export HSA_OVERRIDE_GFX_VERSION=" + util::shell_word(known->value), false});
   }
   if (fix.empty() && current && newer_than_rules(context.knowledge, *current)) {
     fix.push_back(
@@ -517,7 +629,7 @@ std::vector<Fix> remedy_for(const CheckContext& context, const AmdGpu& gpu,
                      base_version(*current), context.knowledge.revision, target.name),
          "", false});
   } else if (fix.empty()) {
-    std::string why = known && !known->note.empty() ? " " + known->note : std::string();
+    std::string why = known && !known->says.empty() ? " " + known->says : std::string();
     fix.push_back({fmt::format("No supported path: no official wheel has {} and no override is "
                                "safe.{} The only route is building PyTorch from source for it:",
                                target.name, why),

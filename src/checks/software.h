@@ -96,6 +96,33 @@ std::optional<OverrideProblem> override_problem(const CheckContext& context, con
 /// The torch release to install for a target, nearest to `current` (a version) when given.
 const TorchRelease* release_for_target(const Knowledge& knowledge, const std::string& target,
                                        const std::optional<std::string>& current);
+/// The ROCm release (major.minor) the loaded amdgpu DKMS driver ships with; nullopt for the
+/// kernel's own amdgpu, no amdgpu, or a DKMS version the rules do not know.
+std::optional<std::string> driver_rocm(const CheckContext& context);
+/// Whether AMD supports a kernel driver of ROCm `driver` under ROCm `user_space` (both
+/// major.minor): two releases apart before 6.4, three from 6.4 on; nullopt when either is
+/// unknown to the rules.
+std::optional<bool> driver_supports(const Knowledge& knowledge, const std::string& driver,
+                                    const std::string& user_space);
+/// The ROCm user space the wheels of a pytorch.org index bring: "rocm6.2.4" → "6.2".
+std::optional<std::string> index_rocm(const std::string& index);
+/// The loaded DKMS driver supports the ROCm of an index's wheels (true when either is unknown).
+bool driver_supports_index(const CheckContext& context, const std::string& index);
+/// The index of a release to propose for a target (any index when `target` is empty): the
+/// newest whose wheels have its code and whose ROCm the loaded driver supports, else the newest
+/// with its code; nullopt when none has it.
+std::optional<std::string> index_to_propose(const CheckContext& context,
+                                            const TorchRelease& release, const std::string& target);
+/// The release to propose (release_for_target; the newest release when `target` is empty),
+/// preferring one with an index the loaded DKMS driver supports (issue 9: fixes agree).
+const TorchRelease* release_to_propose(const CheckContext& context, const std::string& target,
+                                       const std::optional<std::string>& current);
+/// A fix installing a release from an index (its newest when empty). When the loaded driver
+/// does not support that index's ROCm, the description says the driver must move first; when
+/// an older index was chosen for the driver, it says why.
+Fix pip_install_fix(const CheckContext& context, std::string description,
+                    const TorchRelease& release, const std::string& python,
+                    const std::string& index);
 /// `<python> -m pip install torch==X torchvision==Y torchaudio==Z --index-url …/<index>`; the
 /// release's newest index when `index` is empty.
 std::string pip_install_line(const TorchRelease& release, const std::string& python,

@@ -35,8 +35,8 @@ CheckResult numa_balancing(const CheckContext& context) {
       {fmt::format("/proc/sys/kernel/numa_balancing = {}", *value)},
       {{"Turn it off now", "sudo sysctl -w kernel.numa_balancing=0", true},
        {"Keep it off after a reboot",
-        "echo 'kernel.numa_balancing=0' | sudo tee /etc/sysctl.d/99-rocm-numa-balancing.conf",
-        true}});
+        "echo 'kernel.numa_balancing=0' | sudo tee /etc/sysctl.d/99-rocm-numa-balancing.conf", true,
+        FixKind::file_edit}});
 }
 
 CheckResult iommu_mode(const CheckContext& context) {
@@ -63,7 +63,8 @@ CheckResult iommu_mode(const CheckContext& context) {
                  "IOMMU translation (slow, and hangs have been reported)",
                  evidence,
                  {{"Add iommu=pt to the kernel command line, then reboot",
-                   add_kernel_argument_command(context.facts, "iommu=pt"), true}});
+                   add_kernel_argument_command(context.facts, "iommu=pt"), true,
+                   FixKind::kernel_argument, true}});
 }
 
 CheckResult shm_small(const CheckContext& context) {
@@ -78,14 +79,18 @@ CheckResult shm_small(const CheckContext& context) {
   if (*system.shm_bytes >= k_min_shm) {
     return pass(fmt::format("/dev/shm is {:.0f} MiB", mib));
   }
-  return finding(
+  CheckResult result = finding(
       Severity::warning,
       fmt::format("/dev/shm in this container is only {:.0f} MiB: PyTorch DataLoader "
                   "workers and vLLM fail or stall below 1 GiB",
                   mib),
       {fmt::format("container: {}, /dev/shm {} bytes", *system.container, *system.shm_bytes)},
-      {{"Share the host's IPC namespace (add to docker run)", "--ipc=host", false},
-       {"Or give the container a larger /dev/shm (add to docker run)", "--shm-size=16g", false}});
+      {{"Share the host's IPC namespace (add to docker run)", "--ipc=host", false,
+        FixKind::container_flag},
+       {"Give the container a larger /dev/shm (add to docker run)", "--shm-size=16g", false,
+        FixKind::container_flag}});
+  result.fix_order = FixOrder::alternatives;
+  return result;
 }
 
 CheckResult os_wsl(const CheckContext& context) {

@@ -57,7 +57,8 @@ CheckResult wsl_dxg_missing(const CheckContext& context) {
   std::vector<Fix> fix;
   if (system.container) {
     fix.push_back({"In a container, pass the WSL GPU device and libraries (add to docker run)",
-                   "--device=/dev/dxg -v /usr/lib/wsl:/usr/lib/wsl", false});
+                   "--device=/dev/dxg -v /usr/lib/wsl:/usr/lib/wsl", false,
+                   FixKind::container_flag});
   }
   fix.push_back({"In a Windows terminal, update WSL; then install the current AMD Adrenalin driver",
                  "wsl --update", false});
@@ -153,7 +154,8 @@ CheckResult wsl_dxg_detection(const CheckContext& context) {
     }
     fix.push_back({"Set it for this shell", fmt::format("export {}={}", name, wanted), false});
     fix.push_back({"Keep it for new shells",
-                   fmt::format("echo 'export {}={}' >> ~/.bashrc", name, wanted), false});
+                   fmt::format("echo 'export {}={}' >> ~/.bashrc", name, wanted), false,
+                   FixKind::file_edit});
   }
   if (problems.empty()) {
     return pass("the runtime's detection variables are set", evidence);

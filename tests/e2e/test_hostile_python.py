@@ -91,7 +91,12 @@ with tempfile.TemporaryDirectory() as scratch:
     results.check(code == 2 and out == "", f"endless output: exit 2, nothing on stdout: exit {code}")
     results.check(one_line_error(err, zero, "printed more than 1 MiB"), f"endless output: the message: {err!r}")
     results.check(seconds < 5, f"endless output: ends at once: {seconds:.1f} s")
-    results.check(peak_mb < 64, f"endless output: rocdoc's peak RSS under 64 MB: {peak_mb:.0f} MB")
+    # The audit saw 2.1 GB in 10 s. A sanitizer runtime's own shadow memory and quarantine raise
+    # the baseline (ROCDOC_SANITIZED, set by a -DROCDOC_SANITIZE build): the bound is still far
+    # below what unbounded output would take in the same time.
+    limit_mb = 256 if os.environ.get("ROCDOC_SANITIZED") else 64
+    results.check(peak_mb < limit_mb,
+                  f"endless output: rocdoc's peak RSS under {limit_mb} MB: {peak_mb:.0f} MB")
 
     # Closes its stdout and keeps running, with a child of its own.
     pid_file = os.path.join(scratch, "hang.pid")

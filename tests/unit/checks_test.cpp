@@ -206,7 +206,10 @@ TEST_CASE("a dangerous override is never suggested; the fix unsets it", "[checks
   CHECK(r.message.find("dangerous") != std::string::npos);
   const auto list = commands(r);
   REQUIRE_FALSE(list.empty());
-  CHECK(list.front() == "unset HSA_OVERRIDE_GFX_VERSION");
+  // Every remedy takes the dangerous value away first.
+  for (const auto& command : list) {
+    CHECK(command.rfind("unset HSA_OVERRIDE_GFX_VERSION", 0) == 0);
+  }
   for (const auto& command : list) {
     CHECK(command.find("export HSA_OVERRIDE_GFX_VERSION") == std::string::npos);
   }
@@ -366,10 +369,18 @@ TEST_CASE("broken firmware gets this distribution's steps only", "[checks][drive
 TEST_CASE("a DKMS driver not built for the running kernel", "[checks][driver]") {
   const CheckResult r = result_of("dkms-not-built-for-hwe-kernel", "driver.dkms-build");
   CHECK(r.status == Status::warn);
+  // Three ways out, any one of them; the failed build's log is evidence, named in the first.
   CHECK(commands(r) ==
-        Commands{"less /var/lib/dkms/amdgpu/6.12.12-2164967.24.04/build/make.log",
-                 "sudo dkms install amdgpu/'6.12.12-2164967.24.04' -k '6.14.0-24-generic'",
+        Commands{"sudo dkms install amdgpu/'6.12.12-2164967.24.04' -k '6.14.0-24-generic'",
                  "sudo apt purge amdgpu-dkms && sudo amdgpu-install --usecase=rocm --no-dkms", ""});
+  CHECK(r.fix_order == FixOrder::alternatives);
+  CHECK_THAT(
+      r.fix.front().description,
+      Catch::Matchers::Contains("/var/lib/dkms/amdgpu/6.12.12-2164967.24.04/build/make.log"));
+  for (const auto& fix : r.fix) {
+    CHECK(fix.needs_reboot);
+    CHECK(fix.description.rfind("Or ", 0) == std::string::npos);
+  }
 }
 
 TEST_CASE("WSL with a ROCm that needs DXG detection switched on", "[checks][wsl]") {
@@ -639,13 +650,13 @@ TEST_CASE("a WSL distribution name that is not one gets no command", "[checks][w
   CHECK(commands(r) == Commands{""});
 }
 
-TEST_CASE("a DKMS directory name is quoted in the log's path", "[checks][driver]") {
+TEST_CASE("a DKMS directory name is quoted in the rebuild command", "[checks][driver]") {
   test::TempSnapshot snap;
   copy_fixture("dkms-not-built-for-hwe-kernel", snap);
   std::filesystem::rename(snap.root() + "/var/lib/dkms/amdgpu/6.12.12-2164967.24.04",
                           snap.root() + "/var/lib/dkms/amdgpu/6.12.12$(reboot)");
   CHECK(commands(result(report_of(snap), "driver.dkms-build")).front() ==
-        "less '/var/lib/dkms/amdgpu/6.12.12$(reboot)/build/make.log'");
+        "sudo dkms install amdgpu/'6.12.12$(reboot)' -k '6.14.0-24-generic'");
 }
 
 TEST_CASE("values from a --rules directory are quoted in commands", "[checks][rules]") {
@@ -674,4 +685,127 @@ TEST_CASE("values from a --rules directory are quoted in commands", "[checks][ru
                  "\"torchvision[device-gfx1031]==0.28.0+rocm10.0.0\" "
                  "\"torchaudio==2.11.0.2+rocm10.0.0\"",
                  "export HSA_OVERRIDE_GFX_VERSION='10.3.0;reboot'"});
+}
+
+// ---- issue 9: one cause, one finding; structured fixes; fixes that agree -------------------
+
+namespace {
+
+using Ids = std::vector<std::string>;
+
+}  // namespace
+
+TEST_CASE("findings name their cause on the fixtures where one cause gave several errors",
+          "[checks][root-causes]") {
+  const Report relogin = fixture("user-needs-relogin");
+  CHECK(result(relogin, "perm.kfd").caused_by == Ids{"perm.relogin"});
+  CHECK(result(relogin, "perm.render").caused_by == Ids{"perm.relogin"});
+  CHECK(result(relogin, "perm.relogin").caused_by.empty());
+  CHECK(relogin.summary().errors == 3);
+  CHECK(relogin.summary().root_causes == 1);
+
+  const Report container = fixture("container-groups-missing");
+  CHECK(result(container, "perm.kfd").caused_by == Ids{"perm.container-groups"});
+  CHECK(result(container, "perm.render").caused_by == Ids{"perm.container-groups"});
+  CHECK(container.summary().root_causes == 2);  // and shm.small
+
+  const Report blacklisted = fixture("amdgpu-blacklisted");
+  CHECK(result(blacklisted, "gpu.not-bound").caused_by == Ids{"driver.amdgpu-missing"});
+  CHECK(blacklisted.summary().root_causes == 1);
+
+  const Report torch26 = fixture("rx7600-torch26");
+  CHECK(result(torch26, "torch.arch-missing").caused_by == Ids{"arch.unsupported"});
+  CHECK(torch26.summary().root_causes == 1);
+
+  const Report mixed = fixture("igpu-dgpu-global-override");
+  CHECK(result(mixed, "arch.override-wrong").caused_by == Ids{"gpu.igpu-visible"});
+  CHECK(result(mixed, "arch.override-mixed").caused_by == Ids{"arch.override-unneeded"});
+  CHECK(mixed.summary().root_causes == 2);
+
+  // Not linked: the GPU held by vfio-pci has nothing to do with the iGPU's missing code.
+  const Report vfio = fixture("gpu-vfio-pci");
+  CHECK(result(vfio, "gpu.not-bound").caused_by.empty());
+  CHECK(result(vfio, "arch.unsupported").caused_by.empty());
+}
+
+TEST_CASE("fixes say their kind, and what they need", "[checks][fix-kinds]") {
+  const CheckResult shm = result_of("container-groups-missing", "shm.small");
+  CHECK(shm.fix_order == FixOrder::alternatives);
+  REQUIRE(shm.fix.size() == 2);
+  for (const auto& fix : shm.fix) {
+    CHECK(fix.kind == FixKind::container_flag);
+    CHECK(fix.description.rfind("Or ", 0) == std::string::npos);
+  }
+  const CheckResult groups = result_of("container-groups-missing", "perm.container-groups");
+  REQUIRE(groups.fix.size() == 1);
+  CHECK(groups.fix.front().kind == FixKind::container_flag);
+  CHECK(groups.fix.front().command == "--group-add 110");
+
+  const CheckResult usermod = result_of("user-not-in-render", "perm.kfd");
+  CHECK(usermod.fix.front().needs_relogin);
+  CHECK(usermod.fix.front().needs_root);
+  CHECK_FALSE(usermod.fix.front().needs_reboot);
+  CHECK(result_of("user-needs-relogin", "perm.relogin").fix.front().needs_relogin);
+
+  const CheckResult blacklist = result_of("amdgpu-blacklisted", "driver.amdgpu-missing");
+  REQUIRE(blacklist.fix.size() >= 3);
+  CHECK(blacklist.fix.front().kind == FixKind::file_edit);
+  CHECK(blacklist.fix.front().command.rfind("sudo sed -i ", 0) == 0);
+  const auto initramfs = std::find_if(blacklist.fix.begin(), blacklist.fix.end(), [](const Fix& f) {
+    return f.command == "sudo update-initramfs -u";
+  });
+  REQUIRE(initramfs != blacklist.fix.end());
+  CHECK(initramfs->needs_reboot);
+  CHECK(blacklist.fix_order == FixOrder::steps);
+
+  const CheckResult torch26 = result_of("rx7600-torch26", "arch.unsupported");
+  CHECK(torch26.fix_order == FixOrder::alternatives);
+  CHECK(torch26.fix.at(1).description.rfind("Keep this torch and override", 0) == 0);
+
+  const CheckResult igpu = result_of("igpu-and-dgpu", "gpu.igpu-visible");
+  CHECK(igpu.fix_order == FixOrder::alternatives);
+  CHECK(igpu.fix.back().kind == FixKind::manual);
+  CHECK(igpu.fix.back().needs_reboot);
+}
+
+TEST_CASE("a kernel argument is a kernel_argument fix that needs a reboot", "[checks][fix-kinds]") {
+  test::TempSnapshot snap;
+  copy_fixture("amdgpu-blacklisted", snap);
+  replace_in(snap, "/root/proc/cmdline", "quiet", "quiet nomodeset");
+  const Report report = report_of(snap);
+  const CheckResult& r = result(report, "driver.amdgpu-missing");
+  const auto cmdline = std::find_if(r.fix.begin(), r.fix.end(), [](const Fix& f) {
+    return f.description.find("nomodeset") != std::string::npos;
+  });
+  REQUIRE(cmdline != r.fix.end());
+  CHECK(cmdline->kind == FixKind::kernel_argument);
+  CHECK(cmdline->needs_reboot);
+  CHECK(cmdline->needs_root);
+}
+
+TEST_CASE("a pip line suits the kernel driver that was found", "[checks][driver-agree]") {
+  // The DKMS driver of ROCm 6.0 supports ROCm 6.2 user space at most: no rocm7 wheel.
+  const CheckResult r = result_of("dkms-driver-too-old", "torch.not-found");
+  REQUIRE(r.fix.size() == 1);
+  CHECK(r.fix.front().command ==
+        "python3 -m pip install torch==2.7.1 torchvision==0.22.1 torchaudio==2.7.1 --index-url "
+        "https://download.pytorch.org/whl/rocm6.2.4");
+  CHECK_THAT(r.fix.front().description,
+             Catch::Matchers::Contains("suit the loaded amdgpu driver (of ROCm 6.0)"));
+  CHECK(result_of("dkms-driver-too-old", "driver.version").fix.front().needs_reboot);
+}
+
+TEST_CASE("when no wheel suits the driver, the pip fix says the driver moves first",
+          "[checks][driver-agree]") {
+  // gfx950 has code only in wheels of ROCm 7.1 and later; a DKMS driver of ROCm 6.0 is loaded.
+  test::TempSnapshot snap;
+  copy_fixture("mi355x-torch29-no-gfx950", snap);
+  std::ofstream(snap.root() + "/sys/module/amdgpu/version") << "6.3.6\n";
+  const Report report = report_of(snap);
+  const CheckResult& r = result(report, "arch.unsupported");
+  REQUIRE_FALSE(r.fix.empty());
+  CHECK_THAT(r.fix.front().command, Catch::Matchers::Contains("whl/rocm7.1"));
+  CHECK_THAT(r.fix.front().description,
+             Catch::Matchers::Contains("which the loaded amdgpu driver (of ROCm 6.0) does not "
+                                       "support: first install a driver that does"));
 }

@@ -327,8 +327,21 @@ TEST_CASE("a rules directory holds only the rules files and only regular files",
   SECTION("other files are ignored") {
     dir.file("README.md", "notes\n");
     dir.file("torch.yaml~", "not: [yaml\n");
+    for (const auto& embedded : embedded_rule_files()) {
+      if (embedded.name == "torch.yaml") {
+        dir.file("torch.yaml", std::string(embedded.content));
+      }
+    }
     CHECK(load_knowledge_dir(dir.path()).torch_releases.size() ==
           load_embedded_knowledge().torch_releases.size());
+  }
+  SECTION("a directory without a rules file is refused: a mistyped path is not valid rules") {
+    dir.file("README.md", "notes\n");
+    const RulesError error = dir_error(dir);
+    CHECK(error.file() == dir.path());
+    CHECK(contains(error,
+                   "no rules files here; a rules directory holds env_vars.yaml, gfx_targets.yaml, "
+                   "pci_ids.yaml, revision.yaml, rocm_releases.yaml, torch.yaml, wsl.yaml"));
   }
   SECTION("a FIFO is refused without waiting for a writer") {
     REQUIRE(::mkfifo((dir.path() + "/wsl.yaml").c_str(), 0600) == 0);
