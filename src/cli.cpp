@@ -324,18 +324,32 @@ std::set<std::string> check_ids(const std::vector<std::string>& values, std::str
 /// --gpu, --sysroot and --env used together in a way that cannot work; nullopt when fine.
 std::optional<std::string> gpu_less_problem(const CheckOptions& options) {
   if (!options.sysroot.empty() && !options.root.empty()) {
-    return "--sysroot and --root both name what to read; give one";
+    return "check --sysroot: --sysroot and --root both name what to read; give one";
   }
   if (!options.sysroot.empty() && options.gpus.empty()) {
-    return "--sysroot judges a root filesystem for the GPUs it must run on: add --gpu (e.g. "
-           "--gpu gfx942,gfx1100)";
+    return "check --sysroot: it judges a root filesystem for the GPUs it must run on: add --gpu "
+           "(e.g. --gpu gfx942,gfx1100)";
   }
   if (!options.sysroot.empty() && !options.pythons.empty()) {
-    return "--python runs an interpreter of this machine; it cannot go with --sysroot";
+    return "check --python: it runs an interpreter of this machine; it cannot go with --sysroot";
   }
   if (!options.env.empty() && options.sysroot.empty()) {
-    return "--env gives a --sysroot its environment variables; without --sysroot they are read "
-           "from the machine or the snapshot";
+    return "check --env: it gives a --sysroot its environment variables; without --sysroot they "
+           "are read from the machine or the snapshot";
+  }
+  if (!options.pythons.empty() && !options.root.empty()) {
+    return "check --python: it runs an interpreter of this machine; it cannot go with --root";
+  }
+  for (const auto& setting : options.env) {
+    const auto equals = setting.find('=');
+    const std::string name = setting.substr(0, equals);
+    if (equals == std::string::npos) {
+      return "check --env '" + util::excerpt(setting, 40) + "': expected NAME=VALUE";
+    }
+    if (!is_allowed_env(name) || is_tool_env(name)) {
+      return "check --env '" + util::excerpt(setting, 40) +
+             "': rocdoc reads only the variables of its allow-list (rules/env_vars.yaml)";
+    }
   }
   return std::nullopt;
 }
@@ -395,31 +409,21 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
   const FailOn fail_on = options.fail_on == "warning" ? FailOn::warning
                          : options.fail_on == "never" ? FailOn::never
                                                       : FailOn::error;
-  if (!options.pythons.empty() && !options.root.empty()) {
-    err << "rocdoc: --python runs an interpreter of this machine; it cannot go with --root\n";
-    return k_exit_usage;
-  }
-  if (const auto problem = gpu_less_problem(options)) {
-    err << "rocdoc: " << *problem << "\n";
-    return k_exit_usage;
-  }
   std::map<std::string, std::string> sysroot_env;
-  for (const auto& setting : options.env) {
+  for (const auto& setting : options.env) {  // checked by gpu_less_problem()
     const auto equals = setting.find('=');
-    const std::string name = setting.substr(0, equals);
-    if (equals == std::string::npos || !is_allowed_env(name) || is_tool_env(name)) {
-      err << "rocdoc: --env '" << util::excerpt(setting, 40)
-          << (equals == std::string::npos
-                  ? "': expected NAME=VALUE\n"
-                  : "': rocdoc reads only the variables of its allow-list (rules/env_vars.yaml)\n");
-      return k_exit_usage;
-    }
-    sysroot_env[name] = setting.substr(equals + 1);
+    sysroot_env[setting.substr(0, equals)] = setting.substr(equals + 1);
   }
   const Knowledge knowledge = load_rules(options.rules);
   std::vector<DeclaredGpu> declared_gpus;
   if (!options.gpus.empty()) {
-    declared_gpus = parse_declared_gpus(knowledge, options.gpus);
+    try {
+      declared_gpus = parse_declared_gpus(knowledge, options.gpus);
+    } catch (const DeclaredGpuError& error) {
+      err << "rocdoc: check " << util::printable(error.what())
+          << "\nRun 'rocdoc check --help' for usage.\n";
+      return k_exit_usage;
+    }
   }
   std::unique_ptr<Host> host;
   if (!options.sysroot.empty()) {
@@ -753,7 +757,13 @@ std::optional<std::string> check_argument_problem(const CheckOptions& options) {
            "' is not error, warning or never" +
            (best.empty() ? "" : "; did you mean " + best + "?");
   }
+  if (auto problem = gpu_less_problem(options)) {
+    return problem;
+  }
   if (auto problem = directory_problem("check --root", options.root)) {
+    return problem;
+  }
+  if (auto problem = directory_problem("check --sysroot", options.sysroot)) {
     return problem;
   }
   if (auto problem = directory_problem("check --rules", options.rules)) {

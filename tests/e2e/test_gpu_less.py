@@ -227,6 +227,18 @@ with tempfile.TemporaryDirectory() as base:
     proc = run(binary, "check", "--gpu", "gfx942", "--env", "PATH=/bin")
     results.check(proc.returncode == 2 and "--env" in proc.stderr,
                   f"--env without --sysroot is exit 2: {proc.returncode} {proc.stderr!r}")
+    # Every one of them in the form of every other argument error: one line naming the command
+    # and flag, then the hint to check's own help.
+    for args in (["--sysroot", image, "--gpu", "gfx9422"], ["--sysroot", image],
+                 ["--sysroot", os.path.join(base, "missing"), "--gpu", "gfx942"],
+                 ["--sysroot", image, "--gpu", "gfx942", "--env", "NOEQUALS"],
+                 ["--gpu", "gfx942", "--env", "PATH=/bin"]):
+        proc = run(binary, "check", *args)
+        lines = proc.stderr.splitlines()
+        results.check(proc.returncode == 2 and proc.stdout == "" and len(lines) == 2 and
+                      lines[0].startswith("rocdoc: check --") and
+                      lines[1] == "Run 'rocdoc check --help' for usage.",
+                      f"{args}: one line naming the flag, then the hint: {proc.stderr!r}")
 
 # --gpu on this machine (no AMD GPU): its software is judged for the declared GPU.
 code, document, stderr = report(binary, "--gpu", "RX 7900 XTX")
