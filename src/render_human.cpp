@@ -278,7 +278,13 @@ void render_system(const Report& report, Page& page) {
   parts.push_back(system.uname.release.empty() ? std::string("kernel unknown")
                                                : "kernel " + page.clean(system.uname.release));
   const std::string kind = host_kind_words(system);
-  parts.push_back(kind.empty() ? std::string("bare metal or VM") : page.own(kind));
+  if (!kind.empty()) {
+    parts.push_back(page.own(kind));
+  } else if (report.host_kind == HostKind::sysroot) {
+    parts.push_back("an image's files: where it will run is not known");
+  } else {
+    parts.push_back("bare metal or VM");
+  }
   inventory_line(page, "System", joined(parts, page));
 }
 

@@ -103,6 +103,10 @@ with tempfile.TemporaryDirectory() as base:
 
     code, document, stderr = report(binary, "--sysroot", image, "--gpu", "gfx942,gfx1100")
     checks = by_id(document)
+    human = run(binary, "check", "--sysroot", image, "--gpu", "gfx942,gfx1100", "--no-color").stdout
+    system_line = next((line for line in human.splitlines() if line.strip().startswith("System")), "")
+    results.check("bare metal" not in system_line and "an image's files" in system_line,
+                  f"the human report does not call an image's files bare metal: {system_line!r}")
     results.check(code == 1, f"a CPU-only torch fails the image for gfx942,gfx1100: exit {code} ({stderr!r})")
     results.check(validate(document) is None, f"the report matches the schema: {validate(document)}")
     results.check(document["host"]["kind"] == "sysroot" and document["host"]["origin"] == image,
