@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <deque>
+#include <stdexcept>
 #include <sstream>
 
 #include "rocdoc/render.h"
@@ -31,6 +32,10 @@ std::vector<std::string> lines_of(const std::string& text) {
 /// A Report built by hand: check-table entries live as long as the builder.
 class ReportBuilder {
  public:
+  /// add() returns a reference into report.checks: room is made once, so that no later add()
+  /// moves the results a test still holds.
+  ReportBuilder() { report.checks.reserve(k_capacity); }
+
   CheckResult& add(std::string_view id, std::string_view area, Status status, Severity severity,
                    std::string message) {
     CheckInfo& info = m_infos.emplace_back();
@@ -43,6 +48,9 @@ class ReportBuilder {
     record.result.status = status;
     record.result.severity = severity;
     record.result.message = std::move(message);
+    if (report.checks.size() == k_capacity) {
+      throw std::logic_error("ReportBuilder: more checks than its capacity");
+    }
     report.checks.push_back(std::move(record));
     return report.checks.back().result;
   }
@@ -57,6 +65,7 @@ class ReportBuilder {
   Report report;
 
  private:
+  static constexpr std::size_t k_capacity = 64;
   std::deque<CheckInfo> m_infos;
 };
 
