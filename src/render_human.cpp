@@ -165,7 +165,9 @@ class Causes {
       }
       std::set<const CheckRecord*> seen{&record};
       const CheckRecord* root = find_root(record, by_id, seen);
-      if (root != nullptr) {
+      // A root that itself names a finding as its cause ended a cycle (each finding of it names
+      // another): the report's data is wrong, and every finding of the cycle stands alone.
+      if (root != nullptr && !names_a_finding(*root, by_id)) {
         m_root.emplace(&record, root);
         m_consequences[root].push_back(&record);
       }
@@ -185,6 +187,15 @@ class Causes {
   }
 
  private:
+  static bool names_a_finding(const CheckRecord& record,
+                              const std::map<std::string_view, const CheckRecord*>& by_id) {
+    return std::any_of(record.result.caused_by.begin(), record.result.caused_by.end(),
+                       [&](const std::string& id) {
+                         const auto it = by_id.find(id);
+                         return it != by_id.end() && is_finding(it->second->result);
+                       });
+  }
+
   /// Follows the first cause that is a finding in this report, to a finding with none.
   static const CheckRecord* find_root(const CheckRecord& record,
                                       const std::map<std::string_view, const CheckRecord*>& by_id,

@@ -1,8 +1,8 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <deque>
-#include <stdexcept>
 #include <sstream>
+#include <stdexcept>
 
 #include "rocdoc/render.h"
 #include "src/text_layout.h"
