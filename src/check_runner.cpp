@@ -102,7 +102,21 @@ CheckResult run_check(const CheckInfo& check, const CheckContext& context, const
 enum class Permissions { judged, not_judged };
 
 /// Facts that change how the whole report must be read.
-std::vector<std::string> report_notes(const Facts& facts, Permissions permissions) {
+/// How the reader can have an uninspected python3 looked at: --python runs an interpreter of
+/// this machine, so it is offered only for the live machine.
+std::string how_to_inspect(HostKind host, const std::string& python) {
+  switch (host) {
+    case HostKind::live:
+      return "name it with --python " + python;
+    case HostKind::snapshot:
+      return "on that machine, rocdoc check --python " + python + " inspects it";
+    case HostKind::sysroot:
+      return "rocdoc reads an image's files only and never runs its interpreter";
+  }
+  return "";
+}
+
+std::vector<std::string> report_notes(const Facts& facts, HostKind host, Permissions permissions) {
   std::vector<std::string> notes;
   const bool container = facts.system && facts.system->container.has_value();
   if (permissions == Permissions::judged && facts.access && facts.access->identity.uid == 0 &&
@@ -125,8 +139,9 @@ std::vector<std::string> report_notes(const Facts& facts, Permissions permission
     const PathPython& python = *facts.python->path_python3;
     notes.push_back(fmt::format(
         "python3 on PATH is {}{}, whose environment rocdoc did not find from files: what it "
-        "imports was not checked (name it with --python {})",
-        python.path, python.target ? " (-> " + *python.target + ")" : "", python.path));
+        "imports was not checked ({})",
+        python.path, python.target ? " (-> " + *python.target + ")" : "",
+        how_to_inspect(host, python.path)));
   }
   return notes;
 }
@@ -289,8 +304,9 @@ Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelec
   const ProbeContext probe_context{host, knowledge, interpreters};
   report.probes = run_probes(probe_context, report.facts);
   report.declared_gpus = declared_gpus;
-  report.notes = report_notes(
-      report.facts, declared_gpus.empty() ? Permissions::judged : Permissions::not_judged);
+  report.notes =
+      report_notes(report.facts, host.kind(),
+                   declared_gpus.empty() ? Permissions::judged : Permissions::not_judged);
   GpuInventory inventory = build_gpu_inventory(report.facts, knowledge);
   if (!declared_gpus.empty()) {
     auto notes = gpu_less_notes(host, declared_gpus, inventory.gpus);

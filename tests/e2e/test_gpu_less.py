@@ -231,6 +231,22 @@ with tempfile.TemporaryDirectory() as base:
     proc = run(binary, "check", "--gpu", "gfx942", "--env", "PATH=/bin")
     results.check(proc.returncode == 2 and "--env" in proc.stderr,
                   f"--env without --sysroot is exit 2: {proc.returncode} {proc.stderr!r}")
+    # A python3 on the image's PATH that no environment explains: the note does not offer
+    # --python, which cannot run an image's interpreter.
+    shim_image = os.path.join(base, "shim-image")
+    os.makedirs(os.path.join(shim_image, "etc"))
+    os.makedirs(os.path.join(shim_image, "opt", "shims"))
+    shutil.copy("/etc/os-release", os.path.join(shim_image, "etc", "os-release"))
+    with open(os.path.join(shim_image, "opt", "shims", "python3"), "w") as f:
+        f.write('#!/bin/sh\nexec python3.11 "$@"\n')
+    os.chmod(os.path.join(shim_image, "opt", "shims", "python3"), 0o755)
+    code, document, stderr = report(binary, "--sysroot", shim_image, "--gpu", "gfx942",
+                                    "--env", "PATH=/opt/shims:/usr/bin")
+    shim_notes = [n for n in document["notes"] if n.startswith("python3 on PATH is /opt/shims/python3")]
+    results.check(len(shim_notes) == 1 and "--python" not in shim_notes[0] and
+                  "never runs its interpreter" in shim_notes[0],
+                  f"an image's uninspected python3 is noted without offering --python: {document['notes']}")
+
     # Every one of them in the form of every other argument error: one line naming the command
     # and flag, then the hint to check's own help.
     for args in (["--sysroot", image, "--gpu", "gfx9422"], ["--sysroot", image],

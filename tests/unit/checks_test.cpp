@@ -477,6 +477,12 @@ TEST_CASE("python3 on PATH that rocdoc cannot follow is said at the top", "[chec
   const Report report = fixture("asdf-shim-python-uninspected");
   REQUIRE(report.notes.size() == 1);
   CHECK(report.notes.front().find("/home/alice/.asdf/shims/python3") != std::string::npos);
+  // A snapshot cannot take --python (it runs an interpreter of this machine): the note says
+  // what to run on that machine instead.
+  CHECK(report.notes.front().find(
+            "(on that machine, rocdoc check --python /home/alice/.asdf/shims/python3 inspects "
+            "it)") != std::string::npos);
+  CHECK(report.notes.front().find("name it with --python") == std::string::npos);
   CHECK(fixture("pyenv-shims-torch").notes.empty());
 }
 
