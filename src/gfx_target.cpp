@@ -10,7 +10,8 @@ std::optional<std::string> gfx_name_from_kfd(std::uint32_t gfx_target_version) {
   const std::uint32_t major = gfx_target_version / 10000;
   const std::uint32_t minor = (gfx_target_version / 100) % 100;
   const std::uint32_t stepping = gfx_target_version % 100;
-  if (major == 0 || minor > 15 || stepping > 15) {
+  // The same bounds as kfd_from_gfx_name(), so every name made here reads back to its number.
+  if (major == 0 || major > 63 || minor > 15 || stepping > 15) {
     return std::nullopt;
   }
   return fmt::format("gfx{}{:x}{:x}", major, minor, stepping);

@@ -13,6 +13,10 @@ TEST_CASE("KFD gfx_target_version decodes with hex minor and stepping", "[gfx]")
   CHECK(gfx_name_from_kfd(120001) == "gfx1201");
   CHECK_FALSE(gfx_name_from_kfd(0).has_value());
   CHECK_FALSE(gfx_name_from_kfd(90016).has_value());
+  // A major above 63 has no name that reads back (found by fuzz_kfd_properties: 810503 gave
+  // "gfx8153", which kfd_from_gfx_name refuses).
+  CHECK(gfx_name_from_kfd(630000) == "gfx6300");
+  CHECK_FALSE(gfx_name_from_kfd(810503).has_value());
 }
 
 TEST_CASE("gfx names encode back to KFD numbers", "[gfx]") {
