@@ -18,6 +18,20 @@ pkg_check_modules(LIBPCI REQUIRED libpci)
 add_library(rocdoc_libpci_headers INTERFACE)
 target_include_directories(rocdoc_libpci_headers INTERFACE ${LIBPCI_INCLUDE_DIRS})
 
+# libarchive packs and unpacks snapshots. It is linked statically, so that `rocdoc snapshot`
+# works where libarchive is not installed (Ubuntu 24.04 images lack it). rocdoc calls only its
+# tar reader, pax writer and gzip filter; the writer's table of every other format (xar needs
+# libxml2, 7-Zip liblzma and bzip2, …) is never called, and --gc-sections drops it, so zlib is
+# the only other library linked in.
+find_library(ROCDOC_LIBARCHIVE_STATIC NAMES libarchive.a REQUIRED)
+find_library(ROCDOC_ZLIB_STATIC NAMES libz.a REQUIRED)
+find_path(ROCDOC_LIBARCHIVE_INCLUDE archive.h REQUIRED)
+add_library(rocdoc_libarchive INTERFACE)
+target_include_directories(rocdoc_libarchive INTERFACE ${ROCDOC_LIBARCHIVE_INCLUDE})
+target_link_libraries(rocdoc_libarchive INTERFACE ${ROCDOC_LIBARCHIVE_STATIC} ${ROCDOC_ZLIB_STATIC})
+target_link_options(rocdoc_libarchive INTERFACE -Wl,--gc-sections)
+
 message(STATUS "rocdoc dependencies: CLI11 ${CLI11_VERSION}, fmt ${fmt_VERSION} (header-only), "
                "nlohmann_json ${nlohmann_json_VERSION}, yaml-cpp ${yaml-cpp_VERSION} (static: ${ROCDOC_YAML_CPP_STATIC}), "
-               "libpci ${LIBPCI_VERSION} (headers; dlopen at run time)")
+               "libpci ${LIBPCI_VERSION} (headers; dlopen at run time), "
+               "libarchive (static: ${ROCDOC_LIBARCHIVE_STATIC}, with ${ROCDOC_ZLIB_STATIC})")

@@ -3,6 +3,7 @@
 
 #include "probes/access.h"
 #include "probes/driver.h"
+#include "probes/kernel_log.h"
 #include "probes/kfd_topology.h"
 #include "probes/pci.h"
 #include "probes/python.h"
@@ -45,6 +46,9 @@ const ProbeInfo k_probes[] = {
     ROCDOC_PROBE("python", python, probe_python,
                  "Python environments (venv, conda, PATH, system, user site) and their torch"),
     ROCDOC_PROBE("env", env, probe_env, "allow-listed environment variables"),
+    ROCDOC_PROBE("kernel_log", kernel_log, probe_kernel_log,
+                 "this boot's kernel log lines about amdgpu, KFD, the IOMMU and module signing "
+                 "(/dev/kmsg, when readable)"),
 };
 
 #undef ROCDOC_PROBE

@@ -10,11 +10,13 @@ ctest runs it before replaying the seeds (fuzz.seeds); scripts/fuzz-run.sh befor
 A new harness adds its entry to SEEDS below (or a function to CUSTOM).
 """
 import hashlib
+import io
 import json
 import os
 import re
 import shutil
 import sys
+import tarfile
 
 SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(SOURCE, "tests", "fixtures")
@@ -94,6 +96,17 @@ def custom_seeds():
             yield "visible_devices", name, ("\n".join(masks) + "\n").encode()
         for site, listing in site_dir_listings(path):
             yield "metadata", f"{name}-{site}-listing", listing.encode()
+    for name, path in list(fixtures())[::8]:  # a plain tar of every 8th fixture
+        buffer = io.BytesIO()
+        with tarfile.open(fileobj=buffer, mode="w") as archive:
+            archive.add(path, arcname=".", filter=lambda info: None
+                        if info.name.endswith("expect.json") else info)
+        yield "snapshot_archive", name, buffer.getvalue()
+    logs = os.path.join(SOURCE, "tests", "triage")  # real pasted logs, for rocdoc triage
+    for file in sorted(os.listdir(logs)):
+        if file.endswith(".log"):
+            with open(os.path.join(logs, file), "rb") as f:
+                yield "triage", file, f.read()
     rules = os.path.join(SOURCE, "rules")
     for file in sorted(os.listdir(rules)):
         if file.endswith(".yaml"):
@@ -133,7 +146,8 @@ def main():
     for harness, label, content in custom_seeds():
         write(harness, label, content)
     print(", ".join(f"{harness}: {written[harness]}" for harness in sorted(written)), "seeds in", out)
-    expected = set(SEEDS) | {"snapshot_manifest", "path_in_root", "visible_devices", "rules"}
+    expected = set(SEEDS) | {"snapshot_manifest", "path_in_root", "visible_devices", "rules",
+                             "triage"}
     missing = sorted(expected - set(written))
     if missing:
         sys.exit(f"no seeds found for {', '.join(missing)}")

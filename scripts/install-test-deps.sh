@@ -3,7 +3,8 @@
 # dependencies: lspci (the live test compares against it), strace (the live test proves
 # `check` starts no subprocess), Python's jsonschema and yaml (report and rules schema
 # validation: scripts/validate-rules-schema.py), python3-junitparser (a real JUnit parser
-# reads `check --junit`'s file: tests/e2e/test_ci_outputs.py) and Debian's
+# reads `check --junit`'s file: tests/e2e/test_ci_outputs.py), python3-markdown-it (a real
+# CommonMark parser reads `check --format markdown`: tests/e2e/test_markdown_explain.py) and Debian's
 # python3-torch (bench/ times its collect_env; a real torch install for the Python probes).
 # clang-format checks the code style. For the CI builds beyond the default one (.ci/run):
 # clang-14 (the clang build, and the fuzz harnesses), libclang-rt-14-dev (clang's sanitizer
@@ -17,5 +18,5 @@ SUDO=""
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
-  pciutils strace clang-format python3 python3-jsonschema python3-yaml python3-junitparser python3-torch \
+  pciutils strace clang-format python3 python3-jsonschema python3-yaml python3-junitparser python3-markdown-it python3-torch \
   clang-14 libclang-rt-14-dev llvm-14

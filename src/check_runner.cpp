@@ -143,6 +143,18 @@ std::vector<std::string> report_notes(const Facts& facts, HostKind host, Permiss
         python.path, python.target ? " (-> " + *python.target + ")" : "",
         how_to_inspect(host, python.path)));
   }
+  // Only where a GPU could be judged: without one the kernel log has nothing to say.
+  if (permissions == Permissions::judged && facts.kernel_log &&
+      facts.kernel_log->state == KernelLogFacts::State::unreadable && facts.pci &&
+      std::any_of(facts.pci->devices.begin(), facts.pci->devices.end(),
+                  [](const PciDevice& d) { return d.gpu.has_value() && d.vendor == 0x1002; })) {
+    notes.push_back(fmt::format(
+        "the kernel log (/dev/kmsg) was not readable ({}): what amdgpu and KFD said at boot (PCIe "
+        "atomics refused, firmware that did not load, Secure Boot refusing the module, GPU "
+        "resets) is not part of this report; run rocdoc as root, or let users read it with: sudo "
+        "sysctl kernel.dmesg_restrict=0",
+        facts.kernel_log->error));
+  }
   return notes;
 }
 

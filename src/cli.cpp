@@ -24,12 +24,17 @@
 #include "rocdoc/pipeline.h"
 #include "rocdoc/render.h"
 #include "src/declared_gpus.h"
+#include "src/explain.h"
 #include "src/live_host.h"
+#include "src/redacting_host.h"
 #include "src/render_rules.h"
 #include "src/rules_lookup.h"
+#include "src/snapshot_command.h"
 #include "src/snapshot_host.h"
 #include "src/sysroot_host.h"
 #include "src/text_layout.h"
+#include "src/triage.h"
+#include "src/triage_command.h"
 #include "src/util/strings.h"
 #include "src/util/subprocess.h"
 #include "src/util/unique_fd.h"
@@ -59,10 +64,20 @@ constexpr std::string_view k_show_exit_codes =
     "     be written\n";
 constexpr std::string_view k_rules_exit_codes =
     "Exit codes: see 'rocdoc rules lint --help' and 'rocdoc rules show --help'.\n";
+constexpr std::string_view k_snapshot_exit_codes =
+    "Exit codes:\n"
+    "  0  the snapshot was written (whatever the findings in it)\n"
+    "  2  it could not be: bad arguments, an unreadable source snapshot, invalid rules, or the\n"
+    "     file could not be written (it already exists, no space)\n";
 constexpr std::string_view k_list_exit_codes =
     "Exit codes:\n"
     "  0  the list was printed\n"
     "  2  bad arguments, or the output could not be written\n";
+constexpr std::string_view k_explain_exit_codes =
+    "Exit codes:\n"
+    "  0  the check was explained\n"
+    "  2  no check has that id (a planned check is not implemented yet), bad arguments, or the\n"
+    "     output could not be written\n";
 constexpr std::string_view k_top_footer =
     "Without a command, rocdoc runs check: `rocdoc --json` is `rocdoc check --json`.\n"
     "'rocdoc help COMMAND' or 'rocdoc COMMAND --help' shows a command's options and exit "
@@ -73,8 +88,11 @@ constexpr std::string_view k_top_footer =
 
 struct CheckOptions {
   std::string root;
+  std::string snapshot;  ///< --snapshot FILE: a snapshot archive (.tar.gz)
+  bool redact = false;   ///< --redact: names, home paths and ids as placeholders
   std::string rules;
   bool json = false;
+  std::string format;  ///< --format: human, json or markdown; "" when not given
   bool verbose = false;
   bool no_color = false;
   std::string fail_on = "error";
@@ -88,6 +106,12 @@ struct CheckOptions {
   std::string output;                ///< --output: the report there instead of on stdout
   std::string json_output;           ///< --json-output: the JSON report there as well
   std::string junit;                 ///< --junit: JUnit XML there as well
+};
+
+struct ExplainOptions {
+  std::string id;
+  bool json = false;
+  std::string format;  ///< human, json or markdown; "" when not given
 };
 
 struct RulesOptions {
@@ -426,25 +450,43 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
     }
   }
   std::unique_ptr<Host> host;
+  std::optional<std::string> capture_report;
   if (!options.sysroot.empty()) {
     host = std::make_unique<SysrootHost>(options.sysroot, std::move(sysroot_env));
-  } else if (options.root.empty()) {
-    host = std::make_unique<LiveHost>();
+  } else if (!options.snapshot.empty()) {
+    OpenedSnapshot opened = open_snapshot_archive(options.snapshot);
+    host = std::move(opened.host);
+    capture_report = std::move(opened.capture_report);
+  } else if (!options.root.empty()) {
+    OpenedSnapshot opened = open_snapshot_directory(options.root);
+    host = std::move(opened.host);
+    capture_report = std::move(opened.capture_report);
   } else {
-    host = std::make_unique<SnapshotHost>(options.root);
+    host = std::make_unique<LiveHost>();
   }
   std::vector<PythonInterpreter> interpreters;
   for (const auto& python : options.pythons) {
     interpreters.push_back(ask_interpreter(python));
   }
-  Report report = run_report(*host, knowledge, selection, interpreters, declared_gpus);
+  if (const auto* snapshot = dynamic_cast<const SnapshotHost*>(host.get())) {
+    interpreters = snapshot->manifest().interpreters;  // what --python found at capture time
+  }
+  std::unique_ptr<Host> redacting;
+  if (options.redact) {
+    redacting = std::make_unique<RedactingHost>(*host);
+  }
+  Report report =
+      run_report(redacting ? *redacting : *host, knowledge, selection, interpreters, declared_gpus);
   report.outcome = judge(report, fail_on, {required.begin(), required.end()});
+  describe_capture(*host, capture_report, report);
   // The report is complete: render every output, then write the files, then standard output.
   // With --output the report goes to a file, which is never a terminal.
   const OutputIsTerminal target = options.output.empty() ? terminal : OutputIsTerminal::no;
   std::ostringstream text;
-  if (options.json) {
+  if (options.json || options.format == "json") {
     render_json(report, text);
+  } else if (options.format == "markdown") {
+    render_markdown(report, text);
   } else {
     HumanOptions human;
     human.color = choose_color(options, target);
@@ -482,6 +524,8 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
 
 int run_rules_lint(const RulesOptions& options, std::ostream& out) {
   const Knowledge knowledge = load_rules(options.dir);  // throws RulesError: exit 2
+  // Every check id that a signature of triage.yaml names exists (the loader cannot tell).
+  check_triage_signatures(knowledge);
   render_rules_summary(knowledge, out);
   out << "valid\n";
   return 0;
@@ -573,10 +617,44 @@ int run_list_checks(bool json, std::ostream& out) {
   return 0;
 }
 
+/// `rocdoc explain ID`: the check's section of docs/checks.md (src/explain.cpp). An id that
+/// is not in the check table is exit 2, with the closest id, or the line of a planned check.
+int run_explain(const ExplainOptions& options, std::ostream& out, std::ostream& err) {
+  const std::string& id = options.id;
+  const CheckInfo* check = find_check(id);
+  if (check == nullptr) {
+    if (const auto planned = planned_check(embedded_checks_doc(), id)) {
+      err << "rocdoc: explain: " << util::printable(id)
+          << " is a planned check, not implemented yet (" << util::printable(*planned)
+          << "); rocdoc list-checks lists the checks it runs\n";
+      return k_exit_usage;
+    }
+    std::vector<std::string> ids;
+    for (const auto& entry : check_table()) {
+      ids.emplace_back(entry.id);
+    }
+    const std::string best = closest(id, ids);
+    err << "rocdoc: explain: unknown check id '" << util::printable(id) << "'"
+        << (best.empty() ? "; rocdoc list-checks lists them" : "; did you mean " + best + "?")
+        << "\n";
+    return k_exit_usage;
+  }
+  const ExplainFormat format = options.json || options.format == "json" ? ExplainFormat::json
+                               : options.format == "markdown"           ? ExplainFormat::markdown
+                                                                        : ExplainFormat::human;
+  if (!render_explain(*check, load_embedded_knowledge(), embedded_checks_doc(), format, out)) {
+    err << "rocdoc: explain: docs/checks.md has no section for " << check->id
+        << " (a build of rocdoc without it)\n";
+    return k_exit_usage;
+  }
+  return 0;
+}
+
 // The command line in rocdoc's words (docs/rocdoc.1.md): `rocdoc` alone is `rocdoc check`,
 // every error is one line naming the command and the flag, then a hint at that command's help.
 
-constexpr std::array<std::string_view, 3> k_commands = {"check", "list-checks", "rules"};
+constexpr std::array<std::string_view, 6> k_commands = {"check",    "list-checks", "rules",
+                                                        "snapshot", "explain",     "triage"};
 constexpr std::array<std::string_view, 2> k_rules_commands = {"lint", "show"};
 
 bool is_option(std::string_view arg) { return arg.size() > 1 && arg.front() == '-'; }
@@ -624,13 +702,15 @@ std::optional<std::pair<std::string, std::string>> normalize_arguments(
   }
   if (!is_one_of(args[0], k_commands)) {
     const std::string best =
-        closest(args[0], {"check", "list-checks", "rules", "help", "version", "lint", "show"});
+        closest(args[0], {"check", "list-checks", "rules", "snapshot", "explain", "triage", "help",
+                          "version", "lint", "show"});
     const std::string suggestion = best == "lint" || best == "show" ? "rules " + best : best;
     return std::pair{
         "unknown command '" + util::printable(args[0]) + "'" +
-            (suggestion.empty() ? "; the commands are check, list-checks, rules lint, rules "
-                                  "show, help and version"
-                                : "; did you mean " + suggestion + "?"),
+            (suggestion.empty()
+                 ? "; the commands are check, snapshot, triage, list-checks, explain, rules "
+                   "lint, rules show, help and version"
+                 : "; did you mean " + suggestion + "?"),
         std::string()};
   }
   if (args[0] == "rules" && (args.size() == 1 || !is_option(args[1]))) {
@@ -652,7 +732,12 @@ std::optional<std::pair<std::string, std::string>> normalize_arguments(
 std::string value_words(const CLI::App& command, const std::string& option) {
   static const std::map<std::string, std::string, std::less<>> k_words = {
       {"--fail-on", "error, warning or never"},
+      {"--format", "human, json or markdown"},
       {"--root", "a snapshot directory"},
+      {"--snapshot", "a snapshot archive (.tar.gz)"},
+      {"--dir", "a directory"},
+      {"-o", "a file"},
+      {"--note", "text"},
       {"--rules", "a rules directory"},
       {"--sysroot", "a directory"},
       {"--only", "check ids or areas (perm.kfd,torch.*)"},
@@ -748,6 +833,51 @@ std::optional<std::string> directory_problem(const std::string& what, const std:
   return std::nullopt;
 }
 
+/// snapshot's option values that cannot work, before anything is read.
+std::optional<std::string> snapshot_argument_problem(const SnapshotOptions& options) {
+  if (!options.output.empty() && !options.dir.empty()) {
+    return std::string("snapshot --dir: -o names a file and --dir a directory; give one");
+  }
+  if (auto problem = directory_problem("snapshot --root", options.root)) {
+    return problem;
+  }
+  if (!options.root.empty() && !options.pythons.empty()) {
+    return std::string(
+        "snapshot --python: it runs an interpreter of this machine; it cannot go with --root");
+  }
+  if (auto problem = directory_problem("snapshot --rules", options.rules)) {
+    return problem;
+  }
+  if (!options.output.empty()) {
+    struct ::stat st {};
+    if (::lstat(options.output.c_str(), &st) == 0) {
+      return "snapshot -o: " + util::printable(options.output) +
+             ": already exists; give another name, or remove it";
+    }
+  }
+  return std::nullopt;
+}
+
+/// --format's value (of check or explain), and --json beside it: "check --format: …".
+std::optional<std::string> format_problem(std::string_view command, const std::string& format,
+                                          bool json) {
+  static const std::vector<std::string> k_formats = {"human", "json", "markdown"};
+  if (format.empty()) {
+    return std::nullopt;
+  }
+  if (std::find(k_formats.begin(), k_formats.end(), format) == k_formats.end()) {
+    const std::string best = closest(format, k_formats);
+    return fmt::format("{} --format: '{}' is not human, json or markdown{}", command,
+                       util::printable(format), best.empty() ? "" : "; did you mean " + best + "?");
+  }
+  if (json && format != "json") {
+    return fmt::format(
+        "{} --format: --json is short for --format json; it cannot go with --format {}", command,
+        format);
+  }
+  return std::nullopt;
+}
+
 /// check's option values that cannot work, before anything is read.
 std::optional<std::string> check_argument_problem(const CheckOptions& options) {
   static const std::vector<std::string> k_levels = {"error", "warning", "never"};
@@ -757,11 +887,34 @@ std::optional<std::string> check_argument_problem(const CheckOptions& options) {
            "' is not error, warning or never" +
            (best.empty() ? "" : "; did you mean " + best + "?");
   }
+  if (auto problem = format_problem("check", options.format, options.json)) {
+    return problem;
+  }
   if (auto problem = gpu_less_problem(options)) {
     return problem;
   }
   if (auto problem = directory_problem("check --root", options.root)) {
     return problem;
+  }
+  if (!options.snapshot.empty()) {
+    if (!options.root.empty() || !options.sysroot.empty()) {
+      return std::string(
+          "check --snapshot: it names what to read, as --root and --sysroot do; "
+          "give one");
+    }
+    if (!options.pythons.empty()) {
+      return std::string(
+          "check --python: it runs an interpreter of this machine; it cannot go with --snapshot");
+    }
+    struct ::stat st {};
+    if (::stat(options.snapshot.c_str(), &st) != 0) {
+      return "check --snapshot: " + util::printable(options.snapshot) + ": " +
+             (errno == ENOENT ? std::string("no such file") : std::string(std::strerror(errno)));
+    }
+    if (S_ISDIR(st.st_mode)) {
+      return "check --snapshot: " + util::printable(options.snapshot) +
+             ": a directory; a snapshot directory is read with --root";
+    }
   }
   if (auto problem = directory_problem("check --sysroot", options.sysroot)) {
     return problem;
@@ -802,10 +955,26 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   check->add_option("--root", options.root, "Read a snapshot directory instead of this machine")
       ->type_name("DIR")
       ->take_last();
+  check
+      ->add_option("--snapshot", options.snapshot,
+                   "Read a snapshot archive (.tar.gz, as rocdoc snapshot writes it) instead of "
+                   "this machine")
+      ->type_name("FILE")
+      ->take_last();
   check->add_option("--rules", options.rules, "Use the rules in DIR instead of the embedded ones")
       ->type_name("DIR")
       ->take_last();
-  check->add_flag("--json", options.json, "Print the report as JSON (schema rocdoc-report/1)");
+  check->add_flag("--redact", options.redact,
+                  "Replace host and user names, home directories, other groups, kernel "
+                  "command-line values, serial numbers and GPU unique ids with placeholders");
+  check->add_flag("--json", options.json,
+                  "Print the report as JSON (schema rocdoc-report/1): --format json");
+  check
+      ->add_option("--format", options.format,
+                   "The report's format: human (default), json, or markdown (for a GitHub issue "
+                   "or a ticket)")
+      ->type_name("FORMAT")
+      ->take_last();
   check->add_flag("-v,--verbose", options.verbose,
                   "Also show skipped checks and the facts behind passing ones");
   check->add_flag("--no-color", options.no_color, "Never colour the output (NO_COLOR works too)");
@@ -827,8 +996,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
       ->type_name("ID|AREA.*");
   check
       ->add_option("--output", options.output,
-                   "Write the report (human, or JSON with --json) to FILE instead of standard "
-                   "output")
+                   "Write the report (in the --format chosen) to FILE instead of standard output")
       ->type_name("FILE")
       ->take_last();
   check
@@ -881,19 +1049,97 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
       ->take_last();
   show->footer(std::string(k_show_exit_codes));
 
+  SnapshotOptions snapshot_options;
+  CLI::App* snapshot = app.add_subcommand(
+      "snapshot",
+      "Capture what rocdoc reads of this machine into one file, with the report, for a support "
+      "ticket");
+  snapshot
+      ->add_option("-o,--output", snapshot_options.output,
+                   "Write the snapshot to FILE (default: rocdoc-snapshot-HOST-TIME.tar.gz here); "
+                   "an existing file is never replaced")
+      ->type_name("FILE")
+      ->take_last();
+  snapshot
+      ->add_option("--dir", snapshot_options.dir,
+                   "Write an unpacked snapshot directory instead (read it with check --root)")
+      ->type_name("DIR")
+      ->take_last();
+  snapshot->add_flag("--redact", snapshot_options.redact,
+                     "Replace host and user names, home directories, other groups, kernel "
+                     "command-line values, serial numbers and GPU unique ids with placeholders");
+  snapshot
+      ->add_option("--note", snapshot_options.note,
+                   "Free text for the manifest (a ticket number, what was going on)")
+      ->type_name("TEXT")
+      ->take_last();
+  snapshot
+      ->add_option("--root", snapshot_options.root,
+                   "Capture a snapshot directory again instead of this machine")
+      ->type_name("DIR")
+      ->take_last();
+  snapshot
+      ->add_option("--rules", snapshot_options.rules,
+                   "Judge the report inside with the rules in DIR")
+      ->type_name("DIR")
+      ->take_last();
+  snapshot
+      ->add_option("--python", snapshot_options.pythons,
+                   "Also search the environment of this interpreter (runs it once to ask for "
+                   "sys.path; the snapshot keeps the answer)")
+      ->type_name("PATH");
+  snapshot->footer(std::string(k_snapshot_exit_codes));
+
+  TriageOptions triage_options;
+  CLI::App* triage = app.add_subcommand(
+      "triage",
+      "Read a pasted log (rocminfo, collect_env, dmesg, a traceback, a docker error) and answer "
+      "with check ids and fixes");
+  triage->add_option("FILE", triage_options.file, "The log; - reads standard input")
+      ->type_name("FILE|-");
+  triage->add_flag("--json", triage_options.json, "Print JSON (schema rocdoc-triage/1)");
+  triage
+      ->add_option("--format", triage_options.format,
+                   "Output format: human (default), json, markdown")
+      ->type_name("FORMAT")
+      ->take_last();
+  triage
+      ->add_option("--fail-on", triage_options.fail_on,
+                   "Lowest severity that makes the exit code 1: error (default), warning, never")
+      ->type_name("LEVEL")
+      ->take_last();
+  triage->add_option("--rules", triage_options.rules, "Use the rules in DIR")
+      ->type_name("DIR")
+      ->take_last();
+  triage->footer(std::string(k_triage_exit_codes));
+
   CLI::App* list = app.add_subcommand("list-checks", "List every check id with its severity");
   bool list_json = false;
   list->add_flag("--json", list_json,
                  "Print a JSON array of {id, area, title, severity, scope, needs}");
   list->footer(std::string(k_list_exit_codes));
-  for (CLI::App* command : {check, rules, lint, show, list}) {
+
+  ExplainOptions explain_options;
+  CLI::App* explain = app.add_subcommand(
+      "explain", "Explain a check: what it looks at, why it matters, how to fix it, its sources");
+  explain->add_option("ID", explain_options.id, "A check id, as rocdoc list-checks prints it")
+      ->type_name("");
+  explain->add_flag("--json", explain_options.json, "Print it as JSON: --format json");
+  explain
+      ->add_option("--format", explain_options.format,
+                   "human (default), json, or markdown (the section of docs/checks.md)")
+      ->type_name("FORMAT")
+      ->take_last();
+  explain->footer(std::string(k_explain_exit_codes));
+  for (CLI::App* command : {check, rules, lint, show, list, snapshot, explain, triage}) {
     command->allow_extras();
   }
 
   const std::string command = command_name(args);
   const std::map<std::string, const CLI::App*> commands = {
-      {"", &app},           {"check", check},     {"rules", rules},
-      {"rules lint", lint}, {"rules show", show}, {"list-checks", list}};
+      {"", &app},           {"check", check},      {"rules", rules},       {"rules lint", lint},
+      {"rules show", show}, {"list-checks", list}, {"snapshot", snapshot}, {"explain", explain},
+      {"triage", triage}};
   const CLI::App& current = *commands.at(command);
   const auto usage_error = [&](const std::string& problem) {
     err << "rocdoc: " << problem << "\n" << usage_hint(command);
@@ -921,6 +1167,18 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   std::optional<std::string> problem;
   if (check->parsed()) {
     problem = check_argument_problem(options);
+  } else if (snapshot->parsed()) {
+    problem = snapshot_argument_problem(snapshot_options);
+  } else if (triage->parsed()) {
+    problem = triage_argument_problem(triage_options, ::isatty(STDIN_FILENO) == 1);
+    if (!problem) {
+      problem = directory_problem("triage --rules", triage_options.rules);
+    }
+  } else if (explain->parsed()) {
+    problem = explain_options.id.empty()
+                  ? "explain: say which check to explain (an id that rocdoc list-checks prints, "
+                    "e.g. perm.kfd)"
+                  : format_problem("explain", explain_options.format, explain_options.json);
   } else if (lint->parsed() && !rules_options.dir.empty()) {
     problem = directory_problem("rules lint", rules_options.dir);
   } else if (show->parsed()) {
@@ -939,6 +1197,19 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     }
     if (list->parsed()) {
       return run_list_checks(list_json, out);
+    }
+    if (explain->parsed()) {
+      return run_explain(explain_options, out, err);
+    }
+    if (snapshot->parsed()) {
+      std::vector<PythonInterpreter> interpreters;
+      for (const auto& python : snapshot_options.pythons) {
+        interpreters.push_back(ask_interpreter(python));
+      }
+      return run_snapshot(snapshot_options, interpreters, out, err);
+    }
+    if (triage->parsed()) {
+      return run_triage(triage_options, out, err);
     }
     if (lint->parsed()) {
       return run_rules_lint(rules_options, out);

@@ -111,4 +111,80 @@ bool is_tool_env(std::string_view name) {
   return std::find(k_tool_only.begin(), k_tool_only.end(), name) != k_tool_only.end();
 }
 
+namespace {
+
+constexpr std::string_view k_secret_mark = "REDACTED-SECRET";
+
+bool is_separator(char c) {
+  return c == '/' || c == ':' || c == ';' || c == ',' || c == '=' || c == '@' || c == ' ' ||
+         c == '\t';
+}
+
+}  // namespace
+
+bool looks_like_secret(std::string_view word) {
+  // Prefixes of tokens that services issue (GitHub, Hugging Face, OpenAI, AWS, GitLab, Slack,
+  // Google, npm, PyPI, JWTs); long enough that a directory such as "hf_cache" is not one.
+  static constexpr std::string_view k_prefixes[] = {
+      "ghp_",  "gho_",  "ghu_",  "ghs_",   "ghr_", "github_pat_", "hf_",  "sk-",  "sk_",   "xoxb-",
+      "xoxp-", "xoxa-", "xoxs-", "glpat-", "AKIA", "ASIA",        "AIza", "npm_", "pypi-", "eyJ"};
+  for (const std::string_view prefix : k_prefixes) {
+    if (word.size() >= 16 && word.substr(0, prefix.size()) == prefix) {
+      return true;
+    }
+  }
+  if (word.size() < 24) {
+    return false;
+  }
+  bool lower = false;
+  bool upper = false;
+  bool digit = false;
+  for (const char c : word) {
+    lower = lower || (c >= 'a' && c <= 'z');
+    upper = upper || (c >= 'A' && c <= 'Z');
+    digit = digit || (c >= '0' && c <= '9');
+    // Not '-' or '.': names such as Miniforge3-Linux-x86_64 or Python-3.12.4 are no tokens.
+    const bool token_char =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    if (!token_char) {
+      return false;
+    }
+  }
+  return lower && upper && digit;
+}
+
+std::string without_secrets(std::string_view value) {
+  std::string result;
+  result.reserve(value.size());
+  std::size_t start = 0;
+  while (start <= value.size()) {
+    std::size_t end = start;
+    while (end < value.size() && !is_separator(value[end])) {
+      ++end;
+    }
+    const std::string_view word = value.substr(start, end - start);
+    result += looks_like_secret(word) ? k_secret_mark : word;
+    if (end == value.size()) {
+      break;
+    }
+    result += value[end];
+    start = end + 1;
+  }
+  // scheme://user:password@host: the password, whatever it looks like.
+  for (std::size_t scheme = result.find("://"); scheme != std::string::npos;
+       scheme = result.find("://", scheme + 3)) {
+    const std::size_t authority = scheme + 3;
+    const std::size_t at = result.find('@', authority);
+    const std::size_t slash = result.find('/', authority);
+    if (at == std::string::npos || (slash != std::string::npos && slash < at)) {
+      continue;
+    }
+    const std::size_t colon = result.find(':', authority);
+    if (colon != std::string::npos && colon < at) {
+      result.replace(colon + 1, at - colon - 1, k_secret_mark);
+    }
+  }
+  return result;
+}
+
 }  // namespace rocdoc

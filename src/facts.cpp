@@ -4,6 +4,26 @@
 
 namespace rocdoc {
 
+std::string_view to_string(KernelEventKind kind) {
+  switch (kind) {
+    case KernelEventKind::atomics_rejected:
+      return "atomics_rejected";
+    case KernelEventKind::not_supported_in_kfd:
+      return "not_supported_in_kfd";
+    case KernelEventKind::kfd_not_added:
+      return "kfd_not_added";
+    case KernelEventKind::module_refused:
+      return "module_refused";
+    case KernelEventKind::firmware_failed:
+      return "firmware_failed";
+    case KernelEventKind::gpu_reset:
+      return "gpu_reset";
+    case KernelEventKind::iommu_fault:
+      break;
+  }
+  return "iommu_fault";
+}
+
 const PciDevice* PciFacts::find(const std::string& bdf) const {
   const auto it = std::find_if(devices.begin(), devices.end(),
                                [&](const PciDevice& d) { return d.bdf == bdf; });

@@ -51,6 +51,8 @@ std::string_view file_type_name(FileType type) {
   return "other";
 }
 
+}  // namespace
+
 std::string_view access_name(OpenAccess access) {
   switch (access) {
     case OpenAccess::read_write:
@@ -64,6 +66,8 @@ std::string_view access_name(OpenAccess access) {
   }
   return "none";
 }
+
+namespace {
 
 json library_files_json(const std::vector<LibraryFile>& files) {
   json list = json::array();
@@ -298,6 +302,22 @@ json facts_to_json(const Facts& facts) {
     result["python"] = {{"environments", environments}, {"path_python3", path_python3}};
   } else {
     result["python"] = nullptr;
+  }
+  if (facts.kernel_log) {
+    const KernelLogFacts& log = *facts.kernel_log;
+    json events = json::array();
+    for (const auto& event : log.events) {
+      events.push_back({{"kind", to_string(event.kind)}, {"line", event.line}});
+    }
+    result["kernel_log"] = {
+        {"state", log.state == KernelLogFacts::State::read         ? "read"
+                  : log.state == KernelLogFacts::State::unreadable ? "unreadable"
+                                                                   : "not_available"},
+        {"error", log.error.empty() ? json(nullptr) : json(log.error)},
+        {"lines", log.lines},
+        {"events", events}};
+  } else {
+    result["kernel_log"] = nullptr;
   }
   if (facts.rocm) {
     json installs = json::array();

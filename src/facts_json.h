@@ -9,4 +9,7 @@ namespace rocdoc {
 
 nlohmann::ordered_json facts_to_json(const Facts& facts);
 
+/// An open() result as the report and a snapshot's `nodes` write it: "rw", "r", "w", "none".
+std::string_view access_name(OpenAccess access);
+
 }  // namespace rocdoc

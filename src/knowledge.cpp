@@ -556,6 +556,87 @@ void load_wsl(const RuleReader& reader, Knowledge& knowledge) {
   }
 }
 
+/// A triage match string: plain printable ASCII (compared without regard to ASCII case), long
+/// enough not to match everywhere and short enough to sit on one line of a log.
+void check_triage_text(const RuleReader& reader, const YAML::Node& node, const std::string& text) {
+  constexpr std::size_t k_min = 4;
+  constexpr std::size_t k_max = 200;
+  if (text.size() < k_min || text.size() > k_max) {
+    reader.fail(node, "a match string is " + std::to_string(k_min) + " to " +
+                          std::to_string(k_max) + " characters, not " + quoted(text));
+  }
+  if (std::any_of(text.begin(), text.end(), [](char c) {
+        return static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e;
+      })) {
+    reader.fail(node, "a match string is printable ASCII text (no control bytes, no UTF-8), not " +
+                          quoted(text));
+  }
+}
+
+std::vector<std::string> triage_texts(const RuleReader& reader, const YAML::Node& entry,
+                                      const char* key) {
+  std::vector<std::string> texts = reader.texts(entry, key);
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    check_triage_text(reader, entry[key][i], texts[i]);
+  }
+  return texts;
+}
+
+bool is_check_id_form(const std::string& id) {
+  const auto dot = id.find('.');
+  return dot != std::string::npos && dot > 0 && dot + 1 < id.size() &&
+         id.find('.', dot + 1) == std::string::npos &&
+         id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-.") == std::string::npos;
+}
+
+void load_triage(const RuleReader& reader, Knowledge& knowledge) {
+  std::set<std::string> seen;
+  for (const auto& entry : reader.entries("signatures", "a signature")) {
+    TriageSignature signature;
+    signature.id = reader.text(entry, "id");
+    if (signature.id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") !=
+        std::string::npos) {
+      reader.fail(entry["id"],
+                  "\"id\" is lower-case letters, digits and dashes, not " + quoted(signature.id));
+    }
+    if (!seen.insert(signature.id).second) {
+      reader.fail(entry["id"], "signature " + bare(signature.id) + " is defined twice");
+    }
+    signature.match = triage_texts(reader, entry, "match");
+    if (signature.match.empty()) {
+      reader.fail(entry, "\"match\" needs at least one string");
+    }
+    signature.with = triage_texts(reader, entry, "with");
+    signature.check = reader.text(entry, "check");
+    if (!is_check_id_form(signature.check)) {
+      reader.fail(entry["check"], "\"check\" is a check id such as arch.unsupported, not " +
+                                      quoted(signature.check));
+    }
+    signature.severity = reader.choice(entry, "severity", {"error", "warning", "info"});
+    signature.message = reader.text(entry, "message");
+    signature.source = reader.text(entry, "source");
+    if (entry["fixes"]) {
+      for (const auto& fix : reader.sequence(entry, "fixes")) {
+        reader.require_map(fix, "a fix");
+        TriageFix parsed{reader.text(fix, "description"), reader.optional_text(fix, "command"),
+                         false, ""};
+        if (fix["kind"]) {
+          parsed.kind = reader.choice(fix, "kind", {"shell", "container_flag", "file_edit"});
+          if (parsed.command.empty()) {
+            reader.fail(fix["kind"], "a fix with a \"kind\" needs a \"command\"");
+          }
+        }
+        if (fix["needs_root"]) {
+          parsed.needs_root = util::to_lower(reader.choice(
+                                  fix, "needs_root", {"true", "false", "True", "False"})) == "true";
+        }
+        signature.fixes.push_back(std::move(parsed));
+      }
+    }
+    knowledge.triage_signatures.push_back(std::move(signature));
+  }
+}
+
 }  // namespace
 
 const RuleText* find_rule_file(const std::vector<RuleText>& files, std::string_view base) {
@@ -662,9 +743,13 @@ Knowledge load_knowledge(const std::vector<RuleText>& files, std::string origin)
   using Loader = void (*)(const RuleReader&, Knowledge&);
   // In dependency order: later files refer to the gfx targets.
   const std::pair<std::string_view, Loader> loaders[] = {
-      {"gfx_targets.yaml", load_gfx_targets},     {"pci_ids.yaml", load_pci_ids},
-      {"rocm_releases.yaml", load_rocm_releases}, {"torch.yaml", load_torch},
-      {"env_vars.yaml", load_env_vars},           {"wsl.yaml", load_wsl},
+      {"gfx_targets.yaml", load_gfx_targets},
+      {"pci_ids.yaml", load_pci_ids},
+      {"rocm_releases.yaml", load_rocm_releases},
+      {"torch.yaml", load_torch},
+      {"env_vars.yaml", load_env_vars},
+      {"wsl.yaml", load_wsl},
+      {"triage.yaml", load_triage},
       {"revision.yaml", load_revision},
   };
   // Each file is parsed once, and its nodes are freed before the next file is parsed: yaml-cpp
@@ -672,6 +757,9 @@ Knowledge load_knowledge(const std::vector<RuleText>& files, std::string origin)
   std::set<const RuleText*> loaded;
   for (const auto& [name, load] : loaders) {
     const RuleText* file = find_rule_file(files, name);
+    if (file == nullptr && name == "triage.yaml") {
+      continue;  // only `rocdoc triage` reads it: without it, no log line is recognised
+    }
     if (file == nullptr) {
       throw RulesError(knowledge.origin, 0, 0, "the rules need " + std::string(name));
     }

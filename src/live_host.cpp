@@ -1,5 +1,7 @@
 #include "src/live_host.h"
 
+#include "src/kernel_log.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -187,7 +189,7 @@ std::optional<std::string> LiveHost::env(std::string_view name) const {
   if (value == nullptr) {
     return std::nullopt;
   }
-  return std::string(value);
+  return without_secrets(value);
 }
 
 std::vector<std::pair<std::string, std::string>> LiveHost::environment() const {
@@ -237,6 +239,8 @@ Uname LiveHost::uname() const {
   }
   return {u.sysname, u.release, u.version, u.machine};
 }
+
+KernelLog LiveHost::kernel_log() const { return read_kernel_log(); }
 
 std::optional<std::string> LiveHost::local_path(std::string_view path) const {
   return std::string(path);

@@ -22,6 +22,7 @@ class LiveHost final : public Host {
   Identity identity() const override;
   Uname uname() const override;
   std::optional<std::string> local_path(std::string_view path) const override;
+  KernelLog kernel_log() const override;
   std::optional<std::vector<std::string>> offload_targets(std::string_view) const override {
     return std::nullopt;  // scanning fat binaries is not part of the default check
   }

@@ -50,6 +50,25 @@ void render_json(const Report& report, std::ostream& out) {
     host["os"] = name != os.end() ? json(name->second) : json(nullptr);
     host["kernel"] = report.facts.system->uname.release;
   }
+  if (report.capture) {
+    const CaptureProvenance& capture = *report.capture;
+    json changes = json::array();
+    for (const auto& change : capture.changes) {
+      changes.push_back({{"id", change.id},
+                         {"then", change.then},
+                         {"now", change.now},
+                         {"message_changed", change.message_changed}});
+    }
+    host["snapshot"] = {
+        {"created", capture.created.empty() ? json(nullptr) : json(capture.created)},
+        {"rocdoc_version",
+         capture.rocdoc_version.empty() ? json(nullptr) : json(capture.rocdoc_version)},
+        {"rules_revision",
+         capture.rules_revision.empty() ? json(nullptr) : json(capture.rules_revision)},
+        {"redacted", capture.redacted},
+        {"capture_report", capture.has_capture_report},
+        {"changes", changes}};
+  }
   if (!report.declared_gpus.empty()) {
     json declared = json::array();
     for (const auto& gpu : report.declared_gpus) {

@@ -228,16 +228,16 @@ void render_torch_version(const Knowledge& knowledge, const std::string& version
 }
 
 void render_rules_summary(const Knowledge& knowledge, std::ostream& out) {
-  put_line(
-      out,
-      fmt::format("rules ({}, revision {}): {} gfx targets, {} PCI ids, {} ROCm releases, {} "
-                  "driver versions, "
-                  "{} torch releases, {} AMD wheel sets, {} environment variables, {} WSL releases",
-                  knowledge.origin, knowledge.revision, knowledge.targets.size(),
-                  knowledge.pci_ids.size(), knowledge.rocm_releases.size(),
-                  knowledge.driver_versions.size(), knowledge.torch_releases.size(),
-                  knowledge.amd_wheels.size(), knowledge.env_variables.size(),
-                  knowledge.wsl_releases.size()));
+  put_line(out,
+           fmt::format("rules ({}, revision {}): {} gfx targets, {} PCI ids, {} ROCm releases, {} "
+                       "driver versions, "
+                       "{} torch releases, {} AMD wheel sets, {} environment variables, {} WSL "
+                       "releases, {} triage signatures",
+                       knowledge.origin, knowledge.revision, knowledge.targets.size(),
+                       knowledge.pci_ids.size(), knowledge.rocm_releases.size(),
+                       knowledge.driver_versions.size(), knowledge.torch_releases.size(),
+                       knowledge.amd_wheels.size(), knowledge.env_variables.size(),
+                       knowledge.wsl_releases.size(), knowledge.triage_signatures.size()));
 }
 
 }  // namespace rocdoc

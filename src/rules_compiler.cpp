@@ -169,6 +169,19 @@ void write(std::ostream& out, const rocdoc::Knowledge& k) {
         << ", .torchaudio = " << literal(a.torchaudio) << ", .devices = " << literals(a.devices)
         << ", .source = " << literal(a.source) << "});\n";
   }
+  for (const auto& s : k.triage_signatures) {
+    out << "  k.triage_signatures.push_back(TriageSignature{.id = " << literal(s.id)
+        << ", .match = " << literals(s.match) << ", .with = " << literals(s.with)
+        << ", .check = " << literal(s.check) << ", .severity = " << literal(s.severity)
+        << ", .message = " << literal(s.message) << ", .fixes = {";
+    for (const auto& f : s.fixes) {
+      out << "TriageFix{.description = " << literal(f.description)
+          << ", .command = " << literal(f.command)
+          << ", .needs_root = " << (f.needs_root ? "true" : "false")
+          << ", .kind = " << literal(f.kind) << "},";
+    }
+    out << "}, .source = " << literal(s.source) << "});\n";
+  }
   out << "  k.nightly_indexes = " << literals(k.nightly_indexes) << ";\n";
   out << "  k.revision = " << literal(k.revision) << ";\n";
   out << "  return k;\n}\n\n}  // namespace rocdoc\n";

@@ -128,6 +128,9 @@ FileType node_type(const std::string& type, const std::string& file, const std::
   if (type == "file") {
     return FileType::regular;
   }
+  if (type == "other") {
+    return FileType::other;  // `stats` only: a FIFO or a socket
+  }
   bad(file, where + "\"type\" must be char, block, dir or file, not " + in_quotes(type));
 }
 
@@ -148,26 +151,36 @@ OpenAccess node_access(const std::string& access, const std::string& file,
   bad(file, where + "\"access\" must be rw, r, w or none, not " + in_quotes(access));
 }
 
-SnapshotNode parse_node(const json& node, const std::string& file, const std::string& where) {
+/// The stat part of a `nodes` or `stats` entry.
+FileStat parse_stat(const json& node, const std::string& file, const std::string& where) {
   if (!node.is_object()) {
     bad(file, where + "must be an object");
   }
-  SnapshotNode result;
-  result.stat.type = node_type(string_member(node, "type", file, where), file, where);
+  FileStat stat;
+  stat.type = node_type(string_member(node, "type", file, where), file, where);
   const std::string mode = string_member(node, "mode", file, where);
   const auto mode_value = util::parse_unsigned(mode.empty() ? "0" : mode, 8);
   if (!mode_value || *mode_value > 07777) {
     bad(file, where + "\"mode\" must be an octal string such as \"0660\", not " + in_quotes(mode));
   }
-  result.stat.mode = static_cast<std::uint32_t>(*mode_value);
-  result.stat.uid = number_member(node, "uid", file, where);
-  result.stat.gid = number_member(node, "gid", file, where);
+  stat.mode = static_cast<std::uint32_t>(*mode_value);
+  stat.uid = number_member(node, "uid", file, where);
+  stat.gid = number_member(node, "gid", file, where);
   if (node.contains("major")) {
-    result.stat.major = number_member(node, "major", file, where);
+    stat.major = number_member(node, "major", file, where);
   }
   if (node.contains("minor")) {
-    result.stat.minor = number_member(node, "minor", file, where);
+    stat.minor = number_member(node, "minor", file, where);
   }
+  if (const json* size = member(node, "size", json::value_t::number_unsigned, file, where)) {
+    stat.size = size->get<std::uint64_t>();
+  }
+  return stat;
+}
+
+SnapshotNode parse_node(const json& node, const std::string& file, const std::string& where) {
+  SnapshotNode result;
+  result.stat = parse_stat(node, file, where);
   result.open.access = node_access(string_member(node, "access", file, where), file, where);
   result.open.error = string_member(node, "errno", file, where);
   if (!result.open.error.empty() && !is_errno_name(result.open.error)) {
@@ -280,6 +293,12 @@ SnapshotManifest parse_snapshot_manifest(std::string_view text, const std::strin
   SnapshotManifest manifest;
   std::size_t entries = 0;
   manifest.note = string_member(root, "note", file, "");
+  manifest.created = string_member(root, "created", file, "");
+  manifest.rocdoc_version = string_member(root, "rocdoc_version", file, "");
+  manifest.rules_revision = string_member(root, "rules_revision", file, "");
+  if (const json* redacted = member(root, "redacted", json::value_t::boolean, file, "")) {
+    manifest.redacted = redacted->get<bool>();
+  }
   if (const json* uname = member(root, "uname", json::value_t::object, file, "")) {
     manifest.uname = {string_member(*uname, "sysname", file, "uname."),
                       string_member(*uname, "release", file, "uname."),
@@ -289,14 +308,15 @@ SnapshotManifest parse_snapshot_manifest(std::string_view text, const std::strin
   if (const json* identity = member(root, "identity", json::value_t::object, file, "")) {
     parse_identity(*identity, manifest, entries, file);
   }
-  for (const char* key : {"env", "nodes", "links", "pci_paths", "read_errors", "binaries"}) {
+  for (const char* key :
+       {"env", "nodes", "links", "pci_paths", "read_errors", "binaries", "stats", "filesystems"}) {
     if (const auto it = root.find(key); it != root.end() && it->is_object()) {
       count_entries(entries, it->size(), file);
     }
   }
   for (auto& [name, value] : string_map(root, "env", file)) {
     if (is_allowed_env(name)) {
-      manifest.env[name] = value;
+      manifest.env[name] = without_secrets(value);
     }
   }
   if (const json* nodes = member(root, "nodes", json::value_t::object, file, "")) {
@@ -321,6 +341,61 @@ SnapshotManifest parse_snapshot_manifest(std::string_view text, const std::strin
   }
   if (const json* binaries = member(root, "binaries", json::value_t::object, file, "")) {
     parse_binaries(*binaries, manifest, file);
+  }
+  if (const json* log = member(root, "kernel_log", json::value_t::object, file, "")) {
+    manifest.kernel_log.error = string_member(*log, "error", file, "kernel_log.");
+    if (!manifest.kernel_log.error.empty() && !is_errno_name(manifest.kernel_log.error)) {
+      bad(file, "kernel_log.error must be an errno name such as \"EPERM\", not " +
+                    in_quotes(manifest.kernel_log.error));
+    }
+    if (const json* lines = member(*log, "lines", json::value_t::array, file, "kernel_log.")) {
+      count_entries(entries, lines->size(), file);
+      manifest.kernel_log.lines.emplace();
+      for (const auto& line : *lines) {
+        if (!line.is_string()) {
+          bad(file, "kernel_log.lines must hold strings");
+        }
+        manifest.kernel_log.lines->push_back(line.get<std::string>().substr(0, 4096));
+      }
+    }
+  }
+  if (const json* pythons = member(root, "interpreters", json::value_t::array, file, "")) {
+    count_entries(entries, pythons->size(), file);
+    for (const auto& python : *pythons) {
+      if (!python.is_object()) {
+        bad(file, "interpreters entries must be objects {\"path\", \"sys_path\"}");
+      }
+      PythonInterpreter interpreter;
+      interpreter.path = checked_path(string_member(python, "path", file, "interpreters."), file,
+                                      "interpreters.path");
+      if (const json* sys_path =
+              member(python, "sys_path", json::value_t::array, file, "interpreters.")) {
+        count_entries(entries, sys_path->size(), file);
+        for (const auto& entry : *sys_path) {
+          if (!entry.is_string()) {
+            bad(file, "interpreters.sys_path must hold strings");
+          }
+          interpreter.sys_path.push_back(
+              checked_path(entry.get<std::string>(), file, "interpreters.sys_path entry"));
+        }
+      }
+      manifest.interpreters.push_back(std::move(interpreter));
+    }
+  }
+  if (const json* stats = member(root, "stats", json::value_t::object, file, "")) {
+    for (const auto& [path, stat] : stats->items()) {
+      manifest.stats[normalize_absolute(checked_path(path, file, "stats key"))] =
+          parse_stat(stat, file, "stats[" + in_quotes(path) + "].");
+    }
+  }
+  if (const json* sizes = member(root, "filesystems", json::value_t::object, file, "")) {
+    for (const auto& [path, size] : sizes->items()) {
+      if (!size.is_number_unsigned()) {
+        bad(file, "\"filesystems\"[" + in_quotes(path) + "] must be a size in bytes");
+      }
+      manifest.filesystems[normalize_absolute(checked_path(path, file, "filesystems key"))] =
+          size.get<std::uint64_t>();
+    }
   }
   return manifest;
 }
@@ -368,7 +443,7 @@ SnapshotHost::SnapshotHost(std::string dir) : m_dir(std::move(dir)) {
                              ? ": not a directory (--root takes a snapshot directory)"
                              : ": cannot open snapshot: " + std::string(std::strerror(errno))));
   }
-  m_root = SnapshotRoot(open_root(snapshot.get(), m_dir), m_dir + "/root");
+  m_root = std::make_unique<SnapshotRoot>(open_root(snapshot.get(), m_dir), m_dir + "/root");
   const SnapshotRoot snapshot_dir(std::move(snapshot), m_dir);
   const std::string manifest_path = m_dir + "/" + std::string(k_manifest_name);
   const FileRead text =
@@ -385,6 +460,17 @@ SnapshotHost::SnapshotHost(std::string dir) : m_dir(std::move(dir)) {
   m_manifest = parse_snapshot_manifest(*text.content, manifest_path);
 }
 
+SnapshotHost::SnapshotHost(std::string name, std::string_view manifest_text,
+                           std::unique_ptr<SnapshotTree> root)
+    : m_dir(std::move(name)), m_root(std::move(root)), m_on_disk(false) {
+  if (manifest_text.size() > k_max_manifest_bytes) {
+    throw SnapshotError(m_dir + ": " + std::string(k_manifest_name) + " is larger than " +
+                        std::to_string(k_max_manifest_bytes >> 20) +
+                        " MiB, more than rocdoc reads; a real snapshot's manifest is a few KB");
+  }
+  m_manifest = parse_snapshot_manifest(manifest_text, m_dir + ": " + std::string(k_manifest_name));
+}
+
 std::optional<std::string> SnapshotHost::link_target(const std::string& inside) const {
   if (const auto it = m_manifest.links.find(inside); it != m_manifest.links.end()) {
     return it->second;
@@ -392,7 +478,7 @@ std::optional<std::string> SnapshotHost::link_target(const std::string& inside) 
   if (const auto it = m_link_cache.find(inside); it != m_link_cache.end()) {
     return it->second;
   }
-  auto target = m_root.read_link(inside);
+  auto target = m_root->read_link(inside);
   m_link_cache.emplace(inside, target);
   return target;
 }
@@ -415,7 +501,7 @@ FileRead SnapshotHost::read_file_or_error(std::string_view path, std::size_t max
     return {std::nullopt, "EACCES"};  // present, but its content was not captured
   }
   // Every link was resolved inside the root; what is left must be a plain file.
-  return m_root.read_regular(*inside, max_bytes);
+  return m_root->read_regular(*inside, max_bytes);
 }
 
 std::optional<std::vector<std::string>> SnapshotHost::list_dir(std::string_view path) const {
@@ -425,7 +511,7 @@ std::optional<std::vector<std::string>> SnapshotHost::list_dir(std::string_view 
   }
   std::set<std::string> names;
   bool exists = false;
-  if (auto entries = m_root.list(*inside, k_max_directory_entries)) {
+  if (auto entries = m_root->list(*inside, k_max_directory_entries)) {
     exists = true;
     names.insert(entries->begin(), entries->end());
   }
@@ -446,6 +532,7 @@ std::optional<std::vector<std::string>> SnapshotHost::list_dir(std::string_view 
   add_children(m_manifest.links);
   add_children(m_manifest.binaries);
   add_children(m_manifest.read_errors);
+  add_children(m_manifest.stats);
   if (!exists) {
     return std::nullopt;
   }
@@ -456,6 +543,9 @@ std::optional<FileStat> SnapshotHost::stat(std::string_view path) const {
   const auto inside = resolve(path, FinalLink::follow);
   if (!inside) {
     return std::nullopt;
+  }
+  if (const auto it = m_manifest.stats.find(*inside); it != m_manifest.stats.end()) {
+    return it->second;
   }
   if (const auto it = m_manifest.nodes.find(*inside); it != m_manifest.nodes.end()) {
     return it->second.stat;
@@ -473,7 +563,7 @@ std::optional<FileStat> SnapshotHost::stat(std::string_view path) const {
     result.mode = 0444;
     return result;
   }
-  const auto st = m_root.lstat(*inside);
+  const auto st = m_root->lstat(*inside);
   if (!st) {
     return std::nullopt;
   }
@@ -504,8 +594,12 @@ OpenResult SnapshotHost::open_device(std::string_view path) const {
   return {OpenAccess::none, "ENOENT"};
 }
 
-std::optional<std::uint64_t> SnapshotHost::filesystem_size(std::string_view) const {
-  return std::nullopt;  // a snapshot records sizes through /proc/mounts
+std::optional<std::uint64_t> SnapshotHost::filesystem_size(std::string_view path) const {
+  const auto it = m_manifest.filesystems.find(normalize_absolute(path));
+  if (it == m_manifest.filesystems.end()) {
+    return std::nullopt;
+  }
+  return it->second;
 }
 
 std::optional<std::string> SnapshotHost::env(std::string_view name) const {
@@ -545,6 +639,9 @@ std::optional<std::string> SnapshotHost::local_path(std::string_view path) const
   const auto inside = resolve(path, FinalLink::follow);
   if (!inside) {
     return std::nullopt;
+  }
+  if (!m_on_disk) {
+    return std::nullopt;  // an archive read into memory has no directory to point at
   }
   return m_dir + "/root" + *inside;  // root/ was checked to be a directory, not a link
 }

@@ -2,10 +2,12 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <unordered_map>
 
 #include "rocdoc/host.h"
+#include "rocdoc/probes.h"
 #include "src/path_in_root.h"
 #include "src/snapshot_root.h"
 
@@ -23,6 +25,11 @@ struct SnapshotBinary {
 
 struct SnapshotManifest {
   std::string note;
+  // Provenance, as `rocdoc snapshot` writes it (docs/snapshot-extensions.md); empty when absent.
+  std::string created;
+  std::string rocdoc_version;
+  std::string rules_revision;
+  bool redacted = false;
   Uname uname;
   Identity identity;
   std::map<std::string, std::string> env;  ///< allow-listed only
@@ -32,6 +39,16 @@ struct SnapshotManifest {
   std::map<std::string, SnapshotBinary> binaries;
   /// Files that exist but whose read failed, with the errno name (rocdoc extension).
   std::map<std::string, std::string> read_errors;
+  /// stat(2) as the capturing process saw it, by resolved path (rocdoc extension): wins over
+  /// what root/ holds, so modes, owners and sizes survive an archive and an unprivileged unpack.
+  std::map<std::string, FileStat> stats;
+  /// statfs sizes in bytes by path (rocdoc extension).
+  std::map<std::string, std::uint64_t> filesystems;
+  /// The GPU lines of the kernel log, or why it was not readable (rocdoc extension).
+  KernelLog kernel_log;
+  /// Interpreters named with `snapshot --python`, with the sys.path each printed then
+  /// (rocdoc extension): check gives them to the python probe as --python would.
+  std::vector<PythonInterpreter> interpreters;
 };
 
 /// Parses the manifest text; `file` names it in errors. Throws SnapshotError.
@@ -52,6 +69,9 @@ class SnapshotHost final : public Host {
  public:
   /// Opens DIR; throws SnapshotError when the manifest is missing or invalid.
   explicit SnapshotHost(std::string dir);
+  /// A snapshot read into memory (an archive): `name` names it in messages and as origin.
+  SnapshotHost(std::string name, std::string_view manifest_text,
+               std::unique_ptr<SnapshotTree> root);
 
   const SnapshotManifest& manifest() const { return m_manifest; }
 
@@ -68,6 +88,7 @@ class SnapshotHost final : public Host {
   Identity identity() const override { return m_manifest.identity; }
   Uname uname() const override { return m_manifest.uname; }
   std::optional<std::string> local_path(std::string_view path) const override;
+  KernelLog kernel_log() const override { return m_manifest.kernel_log; }
   std::optional<std::vector<std::string>> offload_targets(std::string_view path) const override;
 
  private:
@@ -75,7 +96,8 @@ class SnapshotHost final : public Host {
   std::optional<std::string> resolve(std::string_view path, FinalLink final_link) const;
 
   std::string m_dir;
-  SnapshotRoot m_root;  ///< m_dir + "/root", opened once
+  std::unique_ptr<SnapshotTree> m_root;  ///< m_dir + "/root", opened once, or in memory
+  bool m_on_disk = true;
   SnapshotManifest m_manifest;
   /// Real links met while resolving paths, by path inside the root.
   mutable std::unordered_map<std::string, std::optional<std::string>> m_link_cache;

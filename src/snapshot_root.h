@@ -33,7 +33,24 @@ class SnapshotError : public std::runtime_error {
 enum class OpenMethod { openat2_when_available, per_component };
 void set_open_method(OpenMethod method);
 
-class SnapshotRoot {
+/// The files of a snapshot's root/: a directory on disk (SnapshotRoot) or an archive read
+/// into memory (MemoryTree). Paths are absolute, normalized paths of the inspected machine.
+class SnapshotTree {
+ public:
+  virtual ~SnapshotTree() = default;
+  /// A regular file's content (at most max_bytes), or the errno name of the failure.
+  virtual FileRead read_regular(std::string_view inside, std::size_t max_bytes) const = 0;
+  /// lstat(2) of the path; its last component is not followed.
+  virtual std::optional<struct ::stat> lstat(std::string_view inside) const = 0;
+  /// The stored target when the path is a symbolic link.
+  virtual std::optional<std::string> read_link(std::string_view inside) const = 0;
+  /// Entry names of a directory (unsorted, without . and ..). Throws HostLimitError when it
+  /// holds more than max_entries.
+  virtual std::optional<std::vector<std::string>> list(std::string_view inside,
+                                                       std::size_t max_entries) const = 0;
+};
+
+class SnapshotRoot final : public SnapshotTree {
  public:
   /// No root directory: every path is missing.
   SnapshotRoot() = default;
@@ -41,17 +58,11 @@ class SnapshotRoot {
   SnapshotRoot(util::UniqueFd root, std::string name)
       : m_root(std::move(root)), m_name(std::move(name)) {}
 
-  /// `inside` is an absolute, normalized path of the inspected machine ("/etc/os-release").
-  /// A regular file's content (at most max_bytes), or the errno name of the failure.
-  FileRead read_regular(std::string_view inside, std::size_t max_bytes) const;
-  /// lstat(2) of the path; its last component is not followed.
-  std::optional<struct ::stat> lstat(std::string_view inside) const;
-  /// The stored target when the path is a symbolic link.
-  std::optional<std::string> read_link(std::string_view inside) const;
-  /// Entry names of a directory (unsorted, without . and ..). Throws HostLimitError when it
-  /// holds more than max_entries.
+  FileRead read_regular(std::string_view inside, std::size_t max_bytes) const override;
+  std::optional<struct ::stat> lstat(std::string_view inside) const override;
+  std::optional<std::string> read_link(std::string_view inside) const override;
   std::optional<std::vector<std::string>> list(std::string_view inside,
-                                               std::size_t max_entries) const;
+                                               std::size_t max_entries) const override;
 
  private:
   /// An fd for `inside` opened with `flags` (O_NOFOLLOW is implied for every component);

@@ -32,7 +32,7 @@ SysrootHost::SysrootHost(std::string dir, std::map<std::string, std::string> env
   m_root = SnapshotRoot(std::move(root), m_dir);
   for (auto& [name, value] : env) {
     if (is_allowed_env(name) && !is_tool_env(name)) {
-      m_env[name] = std::move(value);
+      m_env[name] = without_secrets(value);
     }
   }
   m_env.emplace("PATH", std::string(k_container_default_path));

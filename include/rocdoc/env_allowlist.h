@@ -2,6 +2,7 @@
 #pragma once
 
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace rocdoc {
@@ -18,5 +19,16 @@ std::span<const std::string_view> allowed_env_indexed_prefixes();
 
 /// Variables that only steer rocdoc's own output (never reported).
 bool is_tool_env(std::string_view name);
+
+/// A word that looks like a credential: a known token prefix (ghp_, hf_, sk-, AKIA, glpat-…)
+/// or a long run of mixed-case letters and digits.
+bool looks_like_secret(std::string_view word);
+
+/// An allow-listed variable's value with what may be a secret taken out, whatever the flags:
+/// every word between separators (/ : ; , = @ and spaces) that looks_like_secret() becomes
+/// REDACTED-SECRET, and a URL's password (scheme://user:PASSWORD@host) becomes REDACTED-SECRET.
+/// Every Host applies it to every value it returns, so no report or snapshot holds a token
+/// that sat in PATH or LD_LIBRARY_PATH.
+std::string without_secrets(std::string_view value);
 
 }  // namespace rocdoc

@@ -331,6 +331,33 @@ struct EnvFacts {
 // ---- all of them -----------------------------------------------------------------------
 
 /// What every probe found. A probe that failed leaves its member empty.
+/// What a kernel log line says about the GPU (probes/kernel_log.cpp classifies them).
+enum class KernelEventKind {
+  atomics_rejected,      ///< "kfd kfd: amdgpu: skipped device 1002:67df, PCI rejects atomics"
+  not_supported_in_kfd,  ///< "… not supported in kfd": KFD does not drive this chip
+  kfd_not_added,         ///< "kfd kfd: amdgpu: … NOT added due to errors"
+  module_refused,        ///< Secure Boot / lockdown refused an unsigned module
+  firmware_failed,       ///< a firmware file did not load
+  gpu_reset,             ///< a ring timeout, a GPU reset or hang
+  iommu_fault,           ///< an IOMMU page fault (AMD-Vi IO_PAGE_FAULT)
+};
+
+std::string_view to_string(KernelEventKind kind);
+
+struct KernelEvent {
+  KernelEventKind kind = KernelEventKind::gpu_reset;
+  std::string line;  ///< as dmesg prints it, with its timestamp
+};
+
+/// The GPU lines of this boot's kernel log (/dev/kmsg), kept only when readable.
+struct KernelLogFacts {
+  enum class State { read, unreadable, not_available };
+  State state = State::not_available;  ///< not_available: a sysroot or an older snapshot
+  std::string error;                   ///< errno name when unreadable ("EPERM")
+  std::vector<std::string> lines;
+  std::vector<KernelEvent> events;
+};
+
 struct Facts {
   std::optional<PciFacts> pci;
   std::optional<DriverFacts> driver;
@@ -340,6 +367,7 @@ struct Facts {
   std::optional<EnvFacts> env;
   std::optional<RocmFacts> rocm;
   std::optional<PythonFacts> python;
+  std::optional<KernelLogFacts> kernel_log;
 };
 
 }  // namespace rocdoc

@@ -57,6 +57,13 @@ struct Uname {
   std::string machine;
 };
 
+/// The kernel's log lines of this boot that concern the GPU (amdgpu, KFD, IOMMU, module
+/// signing), as dmesg prints them, or why /dev/kmsg could not be read.
+struct KernelLog {
+  std::optional<std::vector<std::string>> lines;  ///< nullopt: not read
+  std::string error;  ///< the errno name when it could not be read ("EPERM"); "" when not tried
+};
+
 /// live: this machine; snapshot: a snapshot directory (--root); sysroot: a plain root
 /// filesystem without a manifest, such as an unpacked container image (--sysroot).
 enum class HostKind { live, snapshot, sysroot };
@@ -118,6 +125,10 @@ class Host {
   /// gfx targets in a file's HIP offload bundles when they are known without reading the
   /// file: a snapshot records them ("binaries"); the live machine does not scan by default.
   virtual std::optional<std::vector<std::string>> offload_targets(std::string_view path) const = 0;
+
+  /// The GPU lines of the kernel log (src/kernel_log.h). A host without a kernel log (a
+  /// root filesystem image, a snapshot that did not record one) answers "not read".
+  virtual KernelLog kernel_log() const { return {}; }
 
   /// A directory of the reading machine that holds the inspected machine's `path`,
   /// for libraries that need a real path (libpci's sysfs.path). nullopt if none.

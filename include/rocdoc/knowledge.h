@@ -141,6 +141,28 @@ struct DriverVersion {
   std::string source;
 };
 
+/// A fix a triage signature names, for when the log lacks the facts `check` would compute it from.
+struct TriageFix {
+  std::string description;
+  std::string command;  ///< empty when the step is not a command
+  bool needs_root = false;
+  /// "shell" (default), "container_flag" (a docker/podman run flag), "file_edit"; "manual" when
+  /// there is no command.
+  std::string kind;
+};
+
+/// A known error line of a pasted log (rules/triage.yaml), and the check it is evidence for.
+struct TriageSignature {
+  std::string id;                  ///< "hip-no-binary-for-gpu"
+  std::vector<std::string> match;  ///< any one of these, as plain text, ASCII case ignored
+  std::vector<std::string> with;   ///< and every one of these, on the same line
+  std::string check;               ///< a check id of the check table ("arch.unsupported")
+  std::string severity;            ///< "error", "warning" or "info"
+  std::string message;
+  std::vector<TriageFix> fixes;
+  std::string source;
+};
+
 struct Knowledge {
   std::vector<GfxTarget> targets;
   std::vector<PciIdEntry> pci_ids;
@@ -151,6 +173,7 @@ struct Knowledge {
   std::vector<WslRelease> wsl_releases;
   std::vector<AmdWheelSet> amd_wheels;       ///< oldest first
   std::vector<std::string> nightly_indexes;  ///< pytorch.org nightly ROCm indexes ("rocm10.1")
+  std::vector<TriageSignature> triage_signatures;  ///< rules/triage.yaml, in file order
   std::string revision;  ///< date of the newest source the rules encode ("2026-11-26")
   std::string origin;    ///< "embedded" or the --rules directory
 

@@ -2,6 +2,7 @@
 // rocdoc/pipeline.h; rendering it is rocdoc/render.h.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,24 @@ struct Outcome {
   Verdict verdict = Verdict::pass;
 };
 
+/// A check whose finding differs between the report of capture time and now.
+struct FindingChange {
+  std::string id;
+  std::string then;  ///< status at capture time: pass, warn, fail, skip; "absent": not run then
+  std::string now;   ///< status now (or "absent")
+  bool message_changed = false;  ///< same status, other words (or other fixes)
+};
+
+/// What a snapshot made by `rocdoc snapshot` says of its capture (check --root / --snapshot).
+struct CaptureProvenance {
+  std::string created;         ///< when the snapshot was made (empty: a hand-made one)
+  std::string rocdoc_version;  ///< the rocdoc that made it
+  std::string rules_revision;  ///< the rules it was judged with then
+  bool redacted = false;
+  bool has_capture_report = false;     ///< it holds report.json, the report of capture time
+  std::vector<FindingChange> changes;  ///< where today's findings differ from that report
+};
+
 struct Report {
   std::string tool_version;
   std::string rules_origin;
@@ -77,6 +96,8 @@ struct Report {
   /// What the reader must know before the findings (running as root, an uninspected python3).
   std::vector<std::string> notes;
   Outcome outcome;
+  /// Set when the report describes a snapshot that records its capture.
+  std::optional<CaptureProvenance> capture;
 
   Summary summary() const;
 };

@@ -8,6 +8,11 @@
 
 namespace rocdoc::checks {
 
+/// "kernel log: [    7.026427] kfd kfd: amdgpu: skipped device …" for each line of these kinds
+/// (driver.cpp); empty when the log was not read or says nothing of them.
+std::vector<std::string> kernel_evidence(const CheckContext& context,
+                                         std::initializer_list<KernelEventKind> kinds);
+
 // Hardware and PCI (hardware.cpp)
 CheckResult gpu_none(const CheckContext& context);
 CheckResult gpu_not_bound(const CheckContext& context);

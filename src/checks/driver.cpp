@@ -107,6 +107,20 @@ CheckResult noexec_finding(const CheckContext& context, const DeviceNode& kfd, c
 
 }  // namespace
 
+std::vector<std::string> kernel_evidence(const CheckContext& context,
+                                         std::initializer_list<KernelEventKind> kinds) {
+  std::vector<std::string> lines;
+  if (!context.facts.kernel_log) {
+    return lines;
+  }
+  for (const auto& event : context.facts.kernel_log->events) {
+    if (std::find(kinds.begin(), kinds.end(), event.kind) != kinds.end()) {
+      lines.push_back("kernel log: " + event.line);
+    }
+  }
+  return lines;
+}
+
 CheckResult driver_amdgpu_missing(const CheckContext& context) {
   if (context.amd_gpus.empty()) {
     return skip("no AMD GPU");
@@ -143,8 +157,14 @@ CheckResult driver_amdgpu_missing(const CheckContext& context) {
   }
   fix.push_back({"If modprobe fails, install the driver with AMD's installer, then reboot",
                  "sudo amdgpu-install --usecase=dkms", true, FixKind::shell, true});
-  if (driver.secure_boot == true) {
-    evidence.push_back("Secure Boot is enabled");
+  const auto kernel =
+      kernel_evidence(context, {KernelEventKind::module_refused, KernelEventKind::firmware_failed});
+  evidence.insert(evidence.end(), kernel.begin(), kernel.end());
+  const bool refused = !kernel_evidence(context, {KernelEventKind::module_refused}).empty();
+  if (driver.secure_boot == true || refused) {
+    if (driver.secure_boot == true) {
+      evidence.push_back("Secure Boot is enabled");
+    }
     fix.push_back(
         {"Secure Boot is on: an unsigned amdgpu-dkms module is refused. Enroll the "
          "DKMS signing key (then reboot and confirm in the MOK manager)",
@@ -213,6 +233,10 @@ CheckResult driver_kfd_unusable(const CheckContext& context) {
       fmt::format("open(/dev/kfd, O_RDWR) failed with {}", kfd.open.error),
       fmt::format("/dev/kfd mode {:04o} owner {} group {}", kfd.stat.mode, kfd.stat.uid,
                   node_group(kfd))};
+  const auto kernel = kernel_evidence(
+      context, {KernelEventKind::not_supported_in_kfd, KernelEventKind::atomics_rejected,
+                KernelEventKind::kfd_not_added, KernelEventKind::gpu_reset});
+  evidence.insert(evidence.end(), kernel.begin(), kernel.end());
   std::vector<Fix> fix;
   const std::string& error = kfd.open.error;
   if (error == "EPERM" && in_container(context)) {
@@ -428,6 +452,35 @@ CheckResult rocm_agents(const CheckContext& context) {
     }
   }
   if (!missing.empty()) {
+    const auto kernel = kernel_evidence(
+        context, {KernelEventKind::atomics_rejected, KernelEventKind::not_supported_in_kfd,
+                  KernelEventKind::kfd_not_added});
+    if (!kernel.empty()) {
+      evidence.insert(evidence.end(), kernel.begin(), kernel.end());
+      std::vector<Fix> fix;
+      if (!kernel_evidence(context, {KernelEventKind::atomics_rejected}).empty()) {
+        fix.push_back(
+            {"KFD skipped the GPU because PCIe atomics do not reach it: move the card to a slot "
+             "wired to the CPU's PCIe lanes (not through the chipset or a PCIe switch) and update "
+             "the BIOS (see pcie.atomics)",
+             "", false});
+      }
+      if (!kernel_evidence(context, {KernelEventKind::not_supported_in_kfd}).empty()) {
+        fix.push_back(
+            {"KFD does not drive this chip: ROCm cannot use it on this kernel; a newer "
+             "kernel or AMD's amdgpu-dkms driver may add it",
+             "", false});
+      }
+      if (!kernel_evidence(context, {KernelEventKind::kfd_not_added}).empty()) {
+        fix.push_back({"KFD failed to add the GPU: the lines before it in the kernel log say why",
+                       "sudo dmesg | grep -iE 'kfd|amdgpu'", true});
+      }
+      return finding(Severity::error,
+                     fmt::format("amdgpu drives {} but the KFD topology has no GPU agent for it: "
+                                 "ROCm will not see it; the kernel log says why",
+                                 util::join(missing, ", ")),
+                     evidence, fix);
+    }
     return finding(
         Severity::error,
         fmt::format("amdgpu drives {} but the KFD topology has no GPU agent for it: ROCm "

@@ -301,6 +301,18 @@ CheckResult pcie_atomics(const CheckContext& context) {
       }
     }
   }
+  const auto kernel = kernel_evidence(context, {KernelEventKind::atomics_rejected});
+  if (!kernel.empty()) {
+    evidence.insert(evidence.end(), kernel.begin(), kernel.end());
+    return finding(Severity::error,
+                   "The kernel says PCIe atomics do not reach an AMD GPU: KFD skipped it, so "
+                   "ROCm will not see it",
+                   evidence,
+                   {{"Move the card to a slot wired to the CPU's PCIe lanes (not through the "
+                     "chipset or a PCIe switch) and update the BIOS; the kernel log line names "
+                     "the device",
+                     "", false}});
+  }
   if (judged == 0) {
     return skip("no KFD io_link data for an AMD GPU (evidence not available)");
   }

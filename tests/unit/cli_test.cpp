@@ -390,9 +390,10 @@ TEST_CASE("help and version work; unknown commands and options get a did-you-mea
   CHECK(chek.out.empty());
   CHECK(chek.err ==
         "rocdoc: unknown command 'chek'; did you mean check?\nRun 'rocdoc --help' for usage.\n");
-  CHECK(cli({"snapshot"}).err ==
-        "rocdoc: unknown command 'snapshot'; the commands are check, list-checks, rules lint, "
-        "rules show, help and version\nRun 'rocdoc --help' for usage.\n");
+  CHECK(cli({"frobnicate"}).err ==
+        "rocdoc: unknown command 'frobnicate'; the commands are check, snapshot, triage, "
+        "list-checks, explain, rules lint, rules show, help and version\nRun 'rocdoc --help' for "
+        "usage.\n");
   CHECK(cli({"rules", "lnt"}).err ==
         "rocdoc: rules: unknown command 'lnt'; did you mean lint?\n"
         "Run 'rocdoc rules --help' for usage.\n");

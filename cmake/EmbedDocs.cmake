@@ -1,0 +1,48 @@
+# Embeds docs/checks.md into the binary: `rocdoc explain ID` prints the section of each check
+# from it, so the page stays the one source of truth. A build step (no file is read at run
+# time): one generated .cpp holding the page as raw strings, rewritten only when it changes.
+#
+# As a script (the build step): cmake -DOUT=file.cpp -DIN=checks.md -P EmbedDocs.cmake
+if(CMAKE_SCRIPT_MODE_FILE)
+  file(READ "${IN}" content)
+  string(FIND "${content}" ")rocdoc_md\"" clash)
+  if(NOT clash EQUAL -1)
+    message(FATAL_ERROR "${IN} contains the raw-string delimiter )rocdoc_md\"")
+  endif()
+  # A string literal over 64 KiB is beyond what C++ compilers must support (clang warns with
+  # -Woverlength-strings): the page is cut into literals of 8 KiB, joined once at first use.
+  set(body "// Generated from docs/checks.md by cmake/EmbedDocs.cmake. Do not edit.\n")
+  string(APPEND body "#include <string>\n\n#include \"src/explain.h\"\n\nnamespace rocdoc {\n\n")
+  string(APPEND body "std::string_view embedded_checks_doc() {\n")
+  string(APPEND body "  static constexpr std::string_view parts[] = {\n")
+  string(LENGTH "${content}" length)
+  set(offset 0)
+  while(offset LESS length)
+    string(SUBSTRING "${content}" ${offset} 8192 part)
+    string(APPEND body "      R\"rocdoc_md(${part})rocdoc_md\",\n")
+    math(EXPR offset "${offset} + 8192")
+  endwhile()
+  string(APPEND body "  };\n")
+  string(APPEND body "  static const std::string text = [] {\n")
+  string(APPEND body "    std::string joined;\n")
+  string(APPEND body "    for (const std::string_view part : parts) {\n")
+  string(APPEND body "      joined += part;\n")
+  string(APPEND body "    }\n")
+  string(APPEND body "    return joined;\n")
+  string(APPEND body "  }();\n")
+  string(APPEND body "  return text;\n}\n\n}  // namespace rocdoc\n")
+  file(WRITE "${OUT}.tmp" "${body}")
+  file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)
+  return()
+endif()
+
+function(rocdoc_embed_docs out_var checks_md)
+  set(out "${CMAKE_CURRENT_BINARY_DIR}/checks_doc_embedded.cpp")
+  add_custom_command(
+    OUTPUT "${out}"
+    COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DIN=${checks_md} -P ${PROJECT_SOURCE_DIR}/cmake/EmbedDocs.cmake
+    DEPENDS ${checks_md} ${PROJECT_SOURCE_DIR}/cmake/EmbedDocs.cmake
+    COMMENT "Embedding docs/checks.md"
+    VERBATIM)
+  set(${out_var} "${out}" PARENT_SCOPE)
+endfunction()

@@ -1,0 +1,70 @@
+#include "probes/kernel_log.h"
+
+#include "src/util/strings.h"
+
+namespace rocdoc {
+
+namespace {
+
+bool has(std::string_view text, std::string_view part) {
+  return text.find(part) != std::string_view::npos;
+}
+
+}  // namespace
+
+// The messages come from the kernel's own sources: kfd_device.c (kgd2kfd_probe: "not supported
+// in kfd"; kgd2kfd_device_init: "skipped device %x:%x, PCI rejects atomics %d<0" and "device
+// %x:%x NOT added due to errors"), kernel/module/signing.c and security/lockdown ("Lockdown:
+// …: unsigned module loading is restricted", "Loading of unsigned module is rejected"),
+// drivers/base/firmware_loader ("Direct firmware load for amdgpu/… failed with error -2"),
+// amdgpu_job.c ("ring … timeout"), amdgpu_device.c ("GPU reset begin!"), amd iommu
+// ("IO_PAGE_FAULT").
+std::optional<KernelEventKind> classify_kernel_line(std::string_view line) {
+  const std::string lower = util::to_lower(line);
+  if (has(lower, "rejects atomics")) {
+    return KernelEventKind::atomics_rejected;
+  }
+  if (has(lower, "not supported in kfd")) {
+    return KernelEventKind::not_supported_in_kfd;
+  }
+  if (has(lower, "not added due to errors")) {
+    return KernelEventKind::kfd_not_added;
+  }
+  if (has(lower, "unsigned module") || (has(lower, "lockdown:") && has(lower, "module")) ||
+      has(lower, "key was rejected by service") || has(lower, "required key not available")) {
+    return KernelEventKind::module_refused;
+  }
+  if ((has(lower, "firmware") && (has(lower, "failed") || has(lower, "error"))) ||
+      has(lower, "failed to load")) {
+    return KernelEventKind::firmware_failed;
+  }
+  if (has(lower, "gpu reset") || has(lower, "amdgpu_job_timedout") ||
+      (has(lower, "ring ") && has(lower, "timeout")) || has(lower, "gpu hang") ||
+      has(lower, "gpu recovery")) {
+    return KernelEventKind::gpu_reset;
+  }
+  if (has(lower, "io_page_fault") || has(lower, "iommu fault")) {
+    return KernelEventKind::iommu_fault;
+  }
+  return std::nullopt;
+}
+
+KernelLogFacts probe_kernel_log(const ProbeContext& context) {
+  KernelLogFacts facts;
+  KernelLog log = context.host.kernel_log();
+  if (log.lines) {
+    facts.state = KernelLogFacts::State::read;
+    facts.lines = std::move(*log.lines);
+  } else if (!log.error.empty()) {
+    facts.state = KernelLogFacts::State::unreadable;
+    facts.error = log.error;
+  }
+  for (const auto& line : facts.lines) {
+    if (const auto kind = classify_kernel_line(line)) {
+      facts.events.push_back({*kind, line});
+    }
+  }
+  return facts;
+}
+
+}  // namespace rocdoc

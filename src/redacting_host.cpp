@@ -1,0 +1,421 @@
+#include "src/redacting_host.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "src/util/strings.h"
+
+namespace rocdoc {
+
+namespace {
+
+bool is_word_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/// `text` with every whole-word `from` replaced by `to`.
+std::string replace_words(std::string_view text, std::string_view from, std::string_view to) {
+  if (from.empty()) {
+    return std::string(text);
+  }
+  std::string result;
+  std::size_t done = 0;
+  for (std::size_t at = text.find(from); at != std::string_view::npos;
+       at = text.find(from, at + 1)) {
+    const std::size_t end = at + from.size();
+    const bool starts = at == 0 || !is_word_char(text[at - 1]);
+    const bool ends = end == text.size() || !is_word_char(text[end]);
+    if (starts && ends && at >= done) {
+      result.append(text.substr(done, at - done));
+      result.append(to);
+      done = end;
+    }
+  }
+  result.append(text.substr(done));
+  return result;
+}
+
+/// The last component of a path ("/home/a.smith" → "a.smith").
+std::string_view last_component(std::string_view path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+// Kernel command-line keys whose values rocdoc reads or that concern the GPU, the IOMMU or
+// memory: kept. Every other key=value keeps its key and loses its value (root=UUID=…).
+bool gpu_related_key(std::string_view key) {
+  static constexpr std::string_view k_prefixes[] = {"amdgpu.",
+                                                    "amdkfd.",
+                                                    "radeon.",
+                                                    "drm.",
+                                                    "ttm.",
+                                                    "iommu",
+                                                    "amd_iommu",
+                                                    "intel_iommu",
+                                                    "pci",
+                                                    "pcie_",
+                                                    "modprobe.blacklist",
+                                                    "module_blacklist",
+                                                    "rd.driver.blacklist",
+                                                    "initcall_blacklist",
+                                                    "numa_balancing",
+                                                    "hugepage",
+                                                    "default_hugepagesz",
+                                                    "transparent_hugepage",
+                                                    "mem_encrypt",
+                                                    "nomodeset",
+                                                    "video",
+                                                    "numa",
+                                                    "isolcpus",
+                                                    "mitigations"};
+  return std::any_of(std::begin(k_prefixes), std::end(k_prefixes), [&](std::string_view prefix) {
+    return key.substr(0, prefix.size()) == prefix;
+  });
+}
+
+bool is_serial_file(std::string_view path) {
+  const std::string_view name = last_component(path);
+  return name == "serial_number" || name == "unique_id" || name == "product_serial" ||
+         name == "board_serial" || name == "chassis_serial" || name == "product_uuid" ||
+         path == "/etc/machine-id" || path == "/var/lib/dbus/machine-id";
+}
+
+bool is_kfd_properties(std::string_view path) {
+  return last_component(path) == "properties" &&
+         (path.substr(0, 15) == "/sys/class/kfd/" ||
+          path.substr(0, 25) == "/sys/devices/virtual/kfd/");
+}
+
+/// /etc/passwd without the GECOS field (full names, rooms, phone numbers).
+std::string redact_passwd(std::string_view passwd) {
+  std::string result;
+  for (const auto line : util::lines(passwd)) {
+    auto fields = util::split(line, ':');
+    if (fields.size() >= 7) {
+      fields[4] = "";
+    }
+    std::vector<std::string> parts(fields.begin(), fields.end());
+    result += util::join(parts, ":") + "\n";
+  }
+  return result;
+}
+
+}  // namespace
+
+const std::string& Redactions::add_word(const std::string& real, std::string_view kind) {
+  for (const auto& [word, placeholder] : m_words) {
+    if (word == real) {
+      return placeholder;
+    }
+  }
+  const int number = ++m_counts[std::string(kind)];
+  m_words.emplace_back(real, fmt::format("redacted-{}-{}", kind, number));
+  // Longer words first, so that "alice-admin" is replaced before "alice".
+  std::stable_sort(m_words.begin(), m_words.end(),
+                   [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
+  for (const auto& [word, placeholder] : m_words) {
+    if (word == real) {
+      return placeholder;
+    }
+  }
+  return m_words.front().second;  // not reached
+}
+
+std::string Redactions::group(const std::string& name) {
+  if (kept_groups.count(name) != 0 || name.empty()) {
+    return name;
+  }
+  if (std::string mapped = forward(name); mapped != name) {
+    return mapped;  // a user's own group: the user's placeholder
+  }
+  auto it = m_groups.find(name);
+  if (it == m_groups.end()) {
+    it = m_groups.emplace(name, fmt::format("redacted-group-{}", m_groups.size() + 1)).first;
+  }
+  return it->second;
+}
+
+std::string Redactions::value(const std::string& real) {
+  auto it = m_values.find(real);
+  if (it == m_values.end()) {
+    it = m_values.emplace(real, fmt::format("redacted-value-{}", m_values.size() + 1)).first;
+  }
+  return it->second;
+}
+
+std::uint64_t Redactions::unique_id(std::uint64_t real) {
+  if (real == 0) {
+    return 0;  // "no unique id": nothing to hide, and it means something to the checks
+  }
+  auto it = m_ids.find(real);
+  if (it == m_ids.end()) {
+    // 0x5245444143540000 is "REDACT\0\0": no GPU's id, and recognisable in hex.
+    it = m_ids.emplace(real, 0x5245444143540000ull + m_ids.size() + 1).first;
+  }
+  return it->second;
+}
+
+std::string Redactions::forward(std::string_view text) const {
+  std::string result(text);
+  for (const auto& [word, placeholder] : m_words) {
+    result = replace_words(result, word, placeholder);
+  }
+  return result;
+}
+
+std::string Redactions::backward(std::string_view path) const {
+  std::string result(path);
+  for (const auto& [word, placeholder] : m_words) {
+    result = replace_words(result, placeholder, word);
+  }
+  return result;
+}
+
+std::string redact_cmdline(std::string_view cmdline, Redactions& redactions) {
+  std::vector<std::string> words;
+  for (const auto word : util::split_whitespace(util::trim(cmdline))) {
+    const auto equals = word.find('=');
+    if (equals == std::string_view::npos || gpu_related_key(word.substr(0, equals))) {
+      words.emplace_back(word);
+      continue;
+    }
+    const std::string value(word.substr(equals + 1));
+    words.push_back(std::string(word.substr(0, equals + 1)) + redactions.value(value));
+  }
+  return util::join(words, " ") + "\n";
+}
+
+std::string redact_group_file(std::string_view group_file, Redactions& redactions) {
+  std::string result;
+  for (const auto line : util::lines(group_file)) {
+    const auto colon = line.find(':');
+    if (colon == std::string_view::npos) {
+      result += std::string(line) + "\n";
+      continue;
+    }
+    result += redactions.group(std::string(line.substr(0, colon))) +
+              std::string(line.substr(colon)) + "\n";
+  }
+  return result;
+}
+
+std::string redact_unique_id_lines(std::string_view properties, Redactions& redactions) {
+  std::string result;
+  for (const auto line : util::lines(properties)) {
+    constexpr std::string_view k_key = "unique_id ";
+    if (line.substr(0, k_key.size()) == k_key) {
+      if (const auto id =
+              util::parse_number<std::uint64_t>(util::trim(line.substr(k_key.size())))) {
+        result += std::string(k_key) + std::to_string(redactions.unique_id(*id)) + "\n";
+        continue;
+      }
+    }
+    result += std::string(line) + "\n";
+  }
+  return result;
+}
+
+std::string redact_gpu_uuids(std::string_view value, Redactions& redactions) {
+  // GPU-<16 hex digits>, as ROCR_VISIBLE_DEVICES and HIP_VISIBLE_DEVICES take a unique id.
+  std::string result(value);
+  for (std::size_t at = result.find("GPU-"); at != std::string::npos;
+       at = result.find("GPU-", at + 4)) {
+    const std::string digits = result.substr(at + 4, 16);
+    if (digits.size() != 16 ||
+        digits.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) {
+      continue;
+    }
+    const auto id = util::parse_unsigned(digits, 16);
+    if (!id) {
+      continue;
+    }
+    const bool upper = digits.find_first_of("ABCDEF") != std::string::npos;
+    result.replace(at + 4, 16,
+                   upper ? fmt::format("{:016X}", redactions.unique_id(*id))
+                         : fmt::format("{:016x}", redactions.unique_id(*id)));
+  }
+  return result;
+}
+
+RedactingHost::RedactingHost(const Host& inner) : m_inner(inner) {
+  Redactions& r = m_redactions;
+  const Identity self = inner.identity();
+  if (!self.user.empty() && self.user != "root") {
+    r.add_word(self.user, "user");
+  }
+  if (const auto sudo_user = inner.env("SUDO_USER");
+      sudo_user && !sudo_user->empty() && *sudo_user != "root") {
+    r.add_word(*sudo_user, "user");
+  }
+  if (const auto passwd = inner.read_file("/etc/passwd")) {
+    for (const auto line : util::lines(*passwd)) {
+      const auto fields = util::split(line, ':');
+      const auto uid = fields.size() >= 7 ? util::parse_number<std::uint32_t>(fields[2])
+                                          : std::optional<std::uint32_t>();
+      if (!uid || *uid < 1000 || *uid >= 65534 || fields[0].empty()) {
+        continue;  // system accounts name software, not people
+      }
+      r.add_word(std::string(fields[0]), "user");
+      const std::string_view home = last_component(fields[5]);
+      if (!home.empty() && home != fields[0] && home != "home") {
+        r.add_word(std::string(home), "home");
+      }
+    }
+  }
+  for (const char* path : {"/proc/sys/kernel/hostname", "/etc/hostname"}) {
+    if (const auto name = inner.read_file(path, 256)) {
+      const std::string host(util::trim(*name));
+      if (host.size() >= 3 && host != "localhost") {
+        r.add_word(host, "host");
+      }
+    }
+  }
+  // The GPU groups stay: the permission checks name them.
+  r.kept_groups = {"root", "video", "render", "kfd"};
+  std::map<std::uint32_t, std::string> group_names;
+  if (const auto groups = inner.read_file("/etc/group")) {
+    for (const auto line : util::lines(*groups)) {
+      const auto fields = util::split(line, ':');
+      if (fields.size() >= 3) {
+        if (const auto gid = util::parse_number<std::uint32_t>(fields[2])) {
+          group_names[*gid] = std::string(fields[0]);
+        }
+      }
+    }
+  }
+  std::vector<std::string> nodes = {"/dev/kfd"};
+  if (const auto dri = inner.list_dir("/dev/dri")) {
+    for (const auto& name : *dri) {
+      nodes.push_back("/dev/dri/" + name);
+    }
+  }
+  for (const auto& node : nodes) {
+    if (const auto st = inner.stat(node); st && group_names.count(st->gid) != 0) {
+      r.kept_groups.insert(group_names[st->gid]);
+    }
+  }
+  // Unique ids in node order, so that placeholders follow the KFD numbering.
+  constexpr std::string_view k_nodes = "/sys/class/kfd/kfd/topology/nodes";
+  if (auto names = inner.list_dir(k_nodes)) {
+    std::sort(names->begin(), names->end(), [](const std::string& a, const std::string& b) {
+      return a.size() != b.size() ? a.size() < b.size() : a < b;
+    });
+    for (const auto& name : *names) {
+      if (const auto properties =
+              inner.read_file(std::string(k_nodes) + "/" + name + "/properties", 64 * 1024)) {
+        (void)redact_unique_id_lines(*properties, r);
+      }
+    }
+  }
+}
+
+std::string RedactingHost::content(std::string_view path, std::string text) const {
+  if (is_serial_file(path)) {
+    return text.empty() ? text : "redacted-serial\n";
+  }
+  if (path == "/proc/cmdline") {
+    text = redact_cmdline(text, m_redactions);
+  } else if (path == "/etc/group") {
+    text = redact_group_file(text, m_redactions);
+  } else if (path == "/etc/passwd") {
+    text = redact_passwd(text);
+  } else if (is_kfd_properties(path)) {
+    text = redact_unique_id_lines(text, m_redactions);
+  }
+  return m_redactions.forward(text);
+}
+
+FileRead RedactingHost::read_file_or_error(std::string_view path, std::size_t max_bytes) const {
+  const std::string real = m_redactions.backward(path);
+  FileRead read = m_inner.read_file_or_error(real, max_bytes);
+  if (read.content) {
+    read.content = content(real, std::move(*read.content));
+  }
+  return read;
+}
+
+std::optional<std::vector<std::string>> RedactingHost::list_dir(std::string_view path) const {
+  auto names = m_inner.list_dir(m_redactions.backward(path));
+  if (names) {
+    for (auto& name : *names) {
+      name = m_redactions.forward(name);
+    }
+    std::sort(names->begin(), names->end());
+  }
+  return names;
+}
+
+std::optional<FileStat> RedactingHost::stat(std::string_view path) const {
+  return m_inner.stat(m_redactions.backward(path));
+}
+
+std::optional<std::string> RedactingHost::read_link(std::string_view path) const {
+  auto target = m_inner.read_link(m_redactions.backward(path));
+  if (target) {
+    target = m_redactions.forward(*target);
+  }
+  return target;
+}
+
+OpenResult RedactingHost::open_device(std::string_view path) const {
+  return m_inner.open_device(m_redactions.backward(path));
+}
+
+std::optional<std::uint64_t> RedactingHost::filesystem_size(std::string_view path) const {
+  return m_inner.filesystem_size(m_redactions.backward(path));
+}
+
+std::string RedactingHost::env_value(std::string_view name, const std::string& value) const {
+  std::string result = m_redactions.forward(value);
+  if (name.find("VISIBLE_DEVICES") != std::string_view::npos) {
+    result = redact_gpu_uuids(result, m_redactions);
+  }
+  return result;
+}
+
+std::optional<std::string> RedactingHost::env(std::string_view name) const {
+  auto value = m_inner.env(name);
+  if (value) {
+    value = env_value(name, *value);
+  }
+  return value;
+}
+
+std::vector<std::pair<std::string, std::string>> RedactingHost::environment() const {
+  auto variables = m_inner.environment();
+  for (auto& [name, value] : variables) {
+    value = env_value(name, value);
+  }
+  return variables;
+}
+
+KernelLog RedactingHost::kernel_log() const {
+  KernelLog log = m_inner.kernel_log();
+  if (log.lines) {
+    for (auto& line : *log.lines) {
+      line = m_redactions.forward(line);
+    }
+  }
+  return log;
+}
+
+Identity RedactingHost::identity() const {
+  Identity identity = m_inner.identity();
+  identity.user = m_redactions.forward(identity.user);
+  for (auto& group : identity.groups) {
+    group.name = m_redactions.group(group.name);
+  }
+  return identity;
+}
+
+std::optional<std::vector<std::string>> RedactingHost::offload_targets(
+    std::string_view path) const {
+  return m_inner.offload_targets(m_redactions.backward(path));
+}
+
+std::optional<std::string> RedactingHost::local_path(std::string_view path) const {
+  return m_inner.local_path(m_redactions.backward(path));
+}
+
+}  // namespace rocdoc

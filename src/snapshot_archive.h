@@ -1,0 +1,45 @@
+// Snapshots as .tar.gz files, packed and unpacked by libarchive. It is linked statically, only
+// its tar reader and writer and its gzip filter (cmake/Dependencies.cmake): a snapshot must be
+// possible on any machine, and Ubuntu 24.04 images do not install libarchive.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "src/memory_tree.h"
+#include "src/snapshot_writer.h"
+
+namespace rocdoc {
+
+/// What rocdoc reads of an archive at most; each breach is a SnapshotError naming the entry.
+/// A real snapshot is well under 1 MB with a few thousand entries.
+struct ArchiveLimits {
+  std::size_t entries = 100'000;
+  std::size_t entry_bytes = std::size_t{16} << 20;    ///< the manifest's own bound
+  std::size_t total_bytes = std::size_t{64} << 20;    ///< all entries, uncompressed
+  std::size_t archive_bytes = std::size_t{64} << 20;  ///< the file itself, compressed
+};
+
+/// A snapshot archive read into memory: nothing of it is written to disk.
+struct SnapshotArchive {
+  std::string manifest;                    ///< rocdoc-snapshot.json
+  std::optional<std::string> report_json;  ///< report.json, the report at capture time
+  std::unique_ptr<MemoryTree> root;        ///< root/
+};
+
+/// Reads FILE (.tar.gz or .tar; the snapshot at its top or inside one directory). Untrusted
+/// input: absolute paths, ".." components, device files, hard links, links that climb out of
+/// root/, oversized entries and archives are refused. Throws SnapshotError.
+SnapshotArchive read_snapshot_archive(const std::string& file, const ArchiveLimits& limits = {});
+/// The same for an archive already in memory; `file` names it in messages (fuzzing, tests).
+SnapshotArchive read_snapshot_archive_bytes(std::string_view packed, const std::string& file,
+                                            const ArchiveLimits& limits = {});
+
+/// Writes the image as FILE (gzip-compressed pax tar), through a temporary file in the same
+/// directory; an existing FILE is never replaced. Throws std::runtime_error.
+void write_snapshot_archive(const SnapshotImage& image, const std::string& file);
+
+}  // namespace rocdoc

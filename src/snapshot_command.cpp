@@ -1,0 +1,165 @@
+#include "src/snapshot_command.h"
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <ctime>
+#include <sstream>
+
+#include "rocdoc/pipeline.h"
+#include "rocdoc/render.h"
+#include "src/capture_provenance.h"
+#include "src/live_host.h"
+#include "src/recording_host.h"
+#include "src/redacting_host.h"
+#include "src/snapshot_archive.h"
+#include "src/snapshot_host.h"
+#include "src/snapshot_writer.h"
+#include "src/util/shell.h"
+#include "src/util/strings.h"
+
+namespace rocdoc {
+
+namespace {
+
+/// The machine's name for the default file name, as a safe file-name word.
+std::string host_word(const Host& host) {
+  std::string name;
+  for (const char* path : {"/proc/sys/kernel/hostname", "/etc/hostname"}) {
+    if (auto text = host.read_file(path, 256)) {
+      name = std::string(util::trim(*text));
+      if (!name.empty()) {
+        break;
+      }
+    }
+  }
+  std::string word;
+  for (const char c : name) {
+    const bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '-' || c == '_' || c == '.';
+    word += safe ? c : '_';
+  }
+  word = word.substr(0, 64);
+  return word.empty() || word.front() == '.' ? "host" : word;
+}
+
+/// "2026-12-01T21:40:05Z" → "20261201T214005Z".
+std::string compact_time(const std::string& created) {
+  std::string compact;
+  for (const char c : created) {
+    if (c != '-' && c != ':') {
+      compact += c;
+    }
+  }
+  return compact;
+}
+
+std::string size_words(std::size_t bytes) {
+  return bytes < 10 * 1024 ? fmt::format("{} bytes", bytes)
+                           : fmt::format("{:.0f} KB", static_cast<double>(bytes) / 1024.0);
+}
+
+}  // namespace
+
+int run_snapshot(const SnapshotOptions& options, const std::vector<PythonInterpreter>& interpreters,
+                 std::ostream& out, std::ostream& err) {
+  const auto start = std::chrono::steady_clock::now();
+  const Knowledge knowledge =
+      options.rules.empty() ? load_embedded_knowledge() : load_knowledge_dir(options.rules);
+  std::unique_ptr<Host> source;
+  if (options.root.empty()) {
+    source = std::make_unique<LiveHost>();
+  } else {
+    source = std::make_unique<SnapshotHost>(options.root);
+  }
+  std::vector<PythonInterpreter> asked = interpreters;
+  if (const auto* snapshot = dynamic_cast<const SnapshotHost*>(source.get());
+      snapshot != nullptr && asked.empty()) {
+    asked = snapshot->manifest().interpreters;
+  }
+  std::unique_ptr<RedactingHost> redacting;
+  if (options.redact) {
+    redacting = std::make_unique<RedactingHost>(*source);
+    for (auto& interpreter : asked) {  // the probes see the machine through the placeholders
+      interpreter.path = redacting->redact(interpreter.path);
+      for (auto& entry : interpreter.sys_path) {
+        entry = redacting->redact(entry);
+      }
+    }
+  }
+  const Host& inspected = redacting ? *redacting : *source;
+  const RecordingHost recorder(inspected);
+  Report report = run_report(recorder, knowledge, {}, asked);
+  report.outcome = judge(report, FailOn::error);
+  std::ostringstream report_json;
+  render_json(report, report_json);
+  CaptureInfo info;
+  info.created = report.created;
+  info.rocdoc_version = ROCDOC_VERSION;
+  info.rules_revision = knowledge.revision;
+  info.note = options.note.empty() ? "captured by rocdoc snapshot" : options.note;
+  info.redacted = options.redact;
+  const SnapshotImage image =
+      make_snapshot_image(recorder.recording(), info, report_json.str(), asked);
+  std::string written;
+  try {
+    if (!options.dir.empty()) {
+      write_snapshot_directory(image, options.dir);
+      written = options.dir;
+    } else {
+      written = !options.output.empty() ? options.output
+                                        : "rocdoc-snapshot-" + host_word(inspected) + "-" +
+                                              compact_time(report.created) + ".tar.gz";
+      write_snapshot_archive(image, written);
+    }
+  } catch (const std::runtime_error& error) {
+    err << "rocdoc: snapshot: cannot write " << util::printable(error.what()) << "\n";
+    return 2;
+  }
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  const Summary summary = report.summary();
+  out << fmt::format("wrote {}: {} files, {} of content, in {:.0f} ms\n", util::printable(written),
+                     image.files.size(), size_words(image.bytes()), ms);
+  out << fmt::format("at capture: {} errors, {} warnings ({} checks passed)\n", summary.errors,
+                     summary.warnings, summary.passed);
+  out << "It holds only what rocdoc read" << (options.redact ? ", redacted" : "")
+      << "; attach it to the ticket. To diagnose it again:\n  rocdoc check "
+      << (options.dir.empty() ? "--snapshot " : "--root ") << util::shell_word(written) << "\n";
+  return 0;
+}
+
+OpenedSnapshot open_snapshot_directory(const std::string& dir) {
+  OpenedSnapshot opened;
+  opened.host = std::make_unique<SnapshotHost>(dir);
+  const std::string report = dir + "/" + std::string(k_capture_report_name);
+  struct ::stat st {};
+  if (::lstat(report.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+    opened.capture_report = read_local_file(report, std::size_t{16} << 20);
+  }
+  return opened;
+}
+
+OpenedSnapshot open_snapshot_archive(const std::string& file) {
+  SnapshotArchive archive = read_snapshot_archive(file);
+  OpenedSnapshot opened;
+  opened.host = std::make_unique<SnapshotHost>(file, archive.manifest, std::move(archive.root));
+  opened.capture_report = std::move(archive.report_json);
+  return opened;
+}
+
+void describe_capture(const Host& host, const std::optional<std::string>& capture_report,
+                      Report& report) {
+  const auto* snapshot = dynamic_cast<const SnapshotHost*>(&host);
+  if (snapshot == nullptr) {
+    return;
+  }
+  report.capture = capture_provenance(snapshot->manifest(), capture_report, report);
+  if (report.capture) {
+    const auto notes = capture_notes(*report.capture, report.rules_revision);
+    report.notes.insert(report.notes.begin(), notes.begin(), notes.end());
+  }
+}
+
+}  // namespace rocdoc

@@ -1,0 +1,706 @@
+#include "src/triage.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <map>
+#include <set>
+
+#include "probes/torch_origin.h"
+#include "rocdoc/check.h"
+#include "rocdoc/gfx_target.h"
+#include "src/declared_gpus.h"
+#include "src/util/strings.h"
+#include "src/util/unique_fd.h"
+
+namespace rocdoc {
+
+namespace {
+
+char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool is_alnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_hex_lower(char c) { return is_digit(c) || (c >= 'a' && c <= 'f'); }
+
+std::string ascii_lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    c = lower(c);
+  }
+  return out;
+}
+
+bool contains(std::string_view haystack, std::string_view needle) {
+  return haystack.find(needle) != std::string_view::npos;
+}
+
+LogLine quote(std::size_t number, std::string_view line) {
+  return {number, util::excerpt(line, k_max_quoted_bytes)};
+}
+
+/// A version-like token at `pos`: digits first, then [0-9A-Za-z.+_-], at most 64 bytes, with a
+/// dot in it; "" otherwise.
+std::string version_at(std::string_view line, std::size_t pos) {
+  if (pos >= line.size() || !is_digit(line[pos])) {
+    return {};
+  }
+  std::size_t end = pos;
+  while (end < line.size() && end - pos < 64 &&
+         (is_alnum(line[end]) || line[end] == '.' || line[end] == '+' || line[end] == '_' ||
+          line[end] == '-')) {
+    ++end;
+  }
+  std::string_view token = line.substr(pos, end - pos);
+  while (!token.empty() && (token.back() == '.' || token.back() == '-')) {
+    token.remove_suffix(1);  // "2.6.0." at the end of a sentence
+  }
+  return contains(token, ".") ? std::string(token) : std::string();
+}
+
+/// The first position after `pos` that is not one of `skip`, at most `limit` bytes on.
+std::size_t skip_chars(std::string_view line, std::size_t pos, std::string_view skip,
+                       std::size_t limit = 32) {
+  const std::size_t stop = std::min(line.size(), pos + limit);
+  while (pos < stop && skip.find(line[pos]) != std::string_view::npos) {
+    ++pos;
+  }
+  return pos;
+}
+
+void keep_first(std::optional<LogFact>& fact, std::string value, std::size_t line) {
+  if (!fact && !value.empty()) {
+    fact = LogFact{util::printable(value), line, {}};
+  }
+}
+
+void keep_distinct(std::vector<LogFact>& facts, std::string value, std::size_t line,
+                   std::string name = {}) {
+  if (value.empty() || facts.size() >= k_max_fact_values) {
+    return;
+  }
+  value = util::printable(value);
+  const bool seen = std::any_of(facts.begin(), facts.end(), [&](const LogFact& fact) {
+    return fact.value == value && fact.name == name;
+  });
+  if (!seen) {
+    facts.push_back({std::move(value), line, std::move(name)});
+  }
+}
+
+/// The gfx names on a line: "gfx" after a non-letter, hex digits, then a non-alphanumeric. Three
+/// distinct names make a list (lists_targets), so no more are collected: cost stays linear.
+std::vector<std::string> gfx_names(std::string_view low) {
+  std::vector<std::string> names;
+  const std::size_t tensile = low.find("tensilelibrary");
+  for (std::size_t pos = low.find("gfx"); pos != std::string_view::npos && names.size() < 3;
+       pos = low.find("gfx", pos + 3)) {
+    if (pos > 0 && is_alnum(low[pos - 1])) {
+      continue;
+    }
+    std::size_t end = pos + 3;
+    while (end < low.size() && end - pos < 8 && is_hex_lower(low[end])) {
+      ++end;
+    }
+    if (end == pos + 3 || (end < low.size() && is_alnum(low[end]))) {
+      continue;
+    }
+    const std::string name(low.substr(pos, end - pos));
+    if (kfd_from_gfx_name(name) &&
+        // TensileLibrary_lazy_gfx908.dat: a library file's target, not this GPU's
+        !(pos >= 1 && low[pos - 1] == '_' && tensile < pos) &&
+        std::find(names.begin(), names.end(), name) == names.end()) {
+      names.push_back(name);
+    }
+  }
+  return names;
+}
+
+/// A line that lists targets something was built for (not the GPU's own).
+bool lists_targets(std::string_view low, std::size_t names) {
+  return names >= 3 || contains(low, "arch_list") || contains(low, "pytorch_rocm_arch") ||
+         contains(low, "amdgpu_targets") || contains(low, "gpu_targets") ||
+         contains(low, "available:") || contains(low, "supported types");
+}
+
+/// The value after `key` on a line ("Marketing Name:   AMD Radeon RX 6700 XT").
+std::string value_after(std::string_view line, std::size_t pos) {
+  std::string_view value = util::trim(line.substr(std::min(pos, line.size())));
+  return std::string(value.substr(0, 100));
+}
+
+bool names_cpu(std::string_view low_value) {
+  for (const char* word : {"ryzen", "epyc", "threadripper", "athlon", "intel", "xeon", "cpu"}) {
+    if (contains(low_value, word)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// A package's version on a line: pip freeze/uv (name==V), pip list ("name   V"), pip's
+/// "Requirement already satisfied: name in DIR (V)", "name: V", "name version: V".
+std::string package_version(std::string_view line, std::string_view low, std::string_view name) {
+  const std::string exact = std::string(name) + "==";
+  for (std::size_t pos = low.find(exact); pos != std::string_view::npos;
+       pos = low.find(exact, pos + 1)) {
+    if (pos == 0 || !(is_alnum(low[pos - 1]) || low[pos - 1] == '-' || low[pos - 1] == '_' ||
+                      low[pos - 1] == '.')) {
+      return version_at(line, pos + exact.size());
+    }
+  }
+  const std::string satisfied = "requirement already satisfied: " + std::string(name) + " in ";
+  if (const auto pos = low.find(satisfied); pos != std::string_view::npos) {
+    const auto open = low.find(" (", pos + satisfied.size());
+    return open == std::string_view::npos ? std::string() : version_at(line, open + 2);
+  }
+  const std::size_t start = low.find_first_not_of(" \t+");  // "+ torch==…" from uv handled above
+  if (start != std::string_view::npos && low.substr(start).rfind(name, 0) == 0 &&
+      start + name.size() < low.size()) {
+    std::size_t pos = start + name.size();
+    const char next = low[pos];
+    if (next == ':' || next == ' ' || next == '\t') {
+      pos = skip_chars(low, pos, ": \t");
+      if (low.substr(pos).rfind("version", 0) == 0) {
+        pos = skip_chars(low, pos + 7, ": \t");
+      }
+      return version_at(line, pos);
+    }
+  }
+  return {};
+}
+
+struct BuildEvidence {
+  std::optional<bool> cuda_used;  ///< collect_env: "CUDA used to build PyTorch"
+  std::optional<bool> rocm_used;  ///< "ROCM used to build PyTorch", torch.version.hip
+  std::size_t cuda_line = 0;
+  std::size_t rocm_line = 0;
+};
+
+/// "N/A", "None", "Could not collect": no value.
+bool no_value(std::string_view low_value) {
+  low_value = util::trim(low_value);
+  return low_value.empty() || low_value.rfind("n/a", 0) == 0 || low_value.rfind("none", 0) == 0 ||
+         low_value.rfind("could not", 0) == 0 || low_value.rfind("no cuda", 0) == 0;
+}
+
+void scan_facts(std::string_view line, std::string_view low, std::size_t number,
+                const Knowledge& knowledge, LogFacts& facts, BuildEvidence& build) {
+  // GPU targets
+  if (contains(low, "gfx")) {
+    const auto names = gfx_names(low);
+    if (!lists_targets(low, names.size())) {
+      for (const auto& name : names) {
+        keep_distinct(facts.gfx_targets, name, number);
+      }
+    }
+  }
+  // A PCI id in a kernel line: "skipped device 1002:67df, PCI rejects atomics"
+  for (std::size_t pos = low.find("1002:"); pos != std::string_view::npos;
+       pos = low.find("1002:", pos + 5)) {
+    if ((pos > 0 && is_alnum(low[pos - 1])) || pos + 9 > low.size() ||
+        (pos + 9 < low.size() && is_alnum(low[pos + 9]))) {
+      continue;
+    }
+    const auto id = util::parse_number<std::uint16_t>(low.substr(pos + 5, 4), 16);
+    if (id) {
+      if (const PciIdEntry* entry = knowledge.amd_pci_id(*id)) {
+        keep_distinct(facts.gfx_targets, entry->gfx, number);
+        keep_distinct(facts.gpu_names, entry->name, number);
+      }
+    }
+  }
+  // GPU names
+  for (const char* key : {"marketing name:", "gpu models and configuration:", "device name:",
+                          "card series:", "market_name:"}) {
+    if (const auto pos = low.find(key); pos != std::string_view::npos) {
+      const std::string value = value_after(line, pos + std::strlen(key));
+      const std::string low_value = ascii_lower(value);
+      if ((contains(low_value, "radeon") || contains(low_value, "instinct") ||
+           contains(low_value, "amd")) &&
+          !names_cpu(low_value)) {
+        keep_distinct(facts.gpu_names, value, number);
+      }
+    }
+  }
+  // torch and its companions
+  for (const char* key : {"pytorch version:", "torch version:", "torch.__version__"}) {
+    if (const auto pos = low.find(key); pos != std::string_view::npos) {
+      keep_first(facts.torch,
+                 version_at(line, skip_chars(line, pos + std::strlen(key), " :=\"'\t")), number);
+    }
+  }
+  if (contains(low, "torch")) {
+    keep_first(facts.torch, package_version(line, low, "torch"), number);
+    keep_first(facts.torchvision, package_version(line, low, "torchvision"), number);
+    keep_first(facts.torchaudio, package_version(line, low, "torchaudio"), number);
+  }
+  // how torch was built (collect_env)
+  if (const auto pos = low.find("cuda used to build pytorch:"); pos != std::string_view::npos) {
+    build.cuda_used = !no_value(low.substr(pos + 27));
+    build.cuda_line = number;
+  }
+  if (const auto pos = low.find("rocm used to build pytorch:"); pos != std::string_view::npos) {
+    build.rocm_used = !no_value(low.substr(pos + 27));
+    build.rocm_line = number;
+    if (*build.rocm_used) {
+      keep_first(facts.rocm, version_at(line, skip_chars(line, pos + 27, " \t")), number);
+    }
+  }
+  if (const auto pos = low.find("torch.version.hip"); pos != std::string_view::npos) {
+    const std::size_t value = skip_chars(low, pos + 17, " :=\t'\"");
+    if (low.substr(value).rfind("none", 0) == 0) {
+      build.rocm_used = false;
+      build.rocm_line = number;
+    } else if (value < low.size() && is_digit(low[value])) {
+      build.rocm_used = true;
+      build.rocm_line = number;
+    }
+  }
+  for (const char* key : {"hip runtime version:", "rocm version:", "/opt/rocm-"}) {
+    if (const auto pos = low.find(key); pos != std::string_view::npos) {
+      keep_first(facts.rocm, version_at(line, skip_chars(line, pos + std::strlen(key), " \t")),
+                 number);
+    }
+  }
+  // HSA_OVERRIDE_GFX_VERSION[_N]=10.3.0, HSA_OVERRIDE_GFX_VERSION:10.3.0 (ollama), ... is invalid
+  constexpr std::string_view k_override = "hsa_override_gfx_version";
+  for (std::size_t pos = low.find(k_override); pos != std::string_view::npos;
+       pos = low.find(k_override, pos + 1)) {
+    std::size_t end = pos + k_override.size();
+    if (end < low.size() && low[end] == '_') {
+      std::size_t digits = end + 1;
+      while (digits < low.size() && digits - end <= 3 && is_digit(low[digits])) {
+        ++digits;
+      }
+      if (digits == end + 1) {
+        continue;  // HSA_OVERRIDE_GFX_VERSION_X: not a per-node name
+      }
+      end = digits;
+    }
+    const std::string name = util::to_upper(line.substr(pos, end - pos));
+    const std::size_t value = skip_chars(line, end, " \t=:\"'");
+    std::string found = version_at(line, value);
+    if (!found.empty() && value > end) {
+      keep_distinct(facts.overrides, found.substr(0, found.find_first_not_of("0123456789.")),
+                    number, name);
+    }
+  }
+  // torch's site-packages from a path (tracebacks, pip)
+  for (const char* key : {"/site-packages/torch", "/dist-packages/torch"}) {
+    if (facts.site_packages) {
+      break;
+    }
+    if (const auto pos = line.find(key); pos != std::string_view::npos) {
+      std::size_t start = pos;
+      while (start > 0 && line[start - 1] != '"' && line[start - 1] != '\'' &&
+             line[start - 1] != ' ' && line[start - 1] != '(' && line[start - 1] != '\t') {
+        --start;
+      }
+      const std::string_view dir = line.substr(start, pos + std::strlen(key) - 6 - start);
+      if (!dir.empty() && dir.front() == '/') {
+        keep_first(facts.site_packages, std::string(dir), number);
+      }
+    }
+  }
+}
+
+bool matches(std::string_view low, const std::vector<std::string>& match,
+             const std::vector<std::string>& with) {
+  const bool any = std::any_of(match.begin(), match.end(),
+                               [&](const std::string& text) { return contains(low, text); });
+  return any && std::all_of(with.begin(), with.end(),
+                            [&](const std::string& text) { return contains(low, text); });
+}
+
+TorchBuild build_of_tag(std::string_view version) {
+  const auto plus = version.find('+');
+  const std::string tag =
+      ascii_lower(plus == std::string_view::npos ? "" : version.substr(plus + 1));
+  if (tag.rfind("rocm", 0) == 0) {
+    return TorchBuild::rocm;
+  }
+  return tag.rfind("cu", 0) == 0 ? TorchBuild::cuda : TorchBuild::cpu;
+}
+
+void settle_build(LogFacts& facts, const BuildEvidence& build) {
+  if (facts.torch && facts.torch->value.find('+') != std::string::npos) {
+    facts.torch_build = build_of_tag(facts.torch->value);
+    facts.torch_build_evidence = facts.torch;
+  } else if (build.rocm_used == true) {
+    facts.torch_build = TorchBuild::rocm;
+    facts.torch_build_evidence = LogFact{"rocm", build.rocm_line, {}};
+  } else if (build.cuda_used == true) {
+    facts.torch_build = TorchBuild::cuda;
+    facts.torch_build_evidence = LogFact{"cuda", build.cuda_line, {}};
+  } else if (build.cuda_used == false && build.rocm_used == false) {
+    facts.torch_build = TorchBuild::cpu;
+    facts.torch_build_evidence = LogFact{"cpu", build.rocm_line, {}};
+  }
+}
+
+// ---- judging -------------------------------------------------------------------------------
+
+int rank(Severity severity) {
+  return severity == Severity::error ? 2 : severity == Severity::warning ? 1 : 0;
+}
+
+Severity severity_of(const std::string& name) {
+  return name == "error" ? Severity::error : name == "warning" ? Severity::warning : Severity::info;
+}
+
+/// The machine the log describes, as facts the software checks read: the GPUs are declared
+/// (GPU-less mode), torch sits in one Python environment, the override is set.
+struct LogMachine {
+  Facts facts;
+  std::vector<DeclaredGpu> gpus;
+  std::vector<std::size_t> lines;  ///< the lines these facts came from
+};
+
+LogMachine machine_of(const LogFacts& found, const Knowledge& knowledge) {
+  LogMachine machine;
+  Facts& facts = machine.facts;
+  facts.pci = PciFacts{};
+  facts.driver = DriverFacts{};
+  facts.access = AccessFacts{};
+  facts.kfd = KfdFacts{};
+  facts.system = SystemFacts{};
+  facts.env = EnvFacts{};
+  facts.rocm = RocmFacts{};
+  facts.python = PythonFacts{};
+  // Each GPU as `rocdoc check --gpu` declares it (the same name and target), from its gfx
+  // target, else from a product name the rules know.
+  const auto declare = [&](const LogFact& fact) {
+    try {
+      for (auto& gpu : parse_declared_gpus(knowledge, {fact.value})) {
+        machine.gpus.push_back(std::move(gpu));
+        machine.lines.push_back(fact.line);
+      }
+    } catch (const std::exception&) {  // a target or name the rules do not know: no GPU
+    }
+  };
+  for (const auto& gfx : found.gfx_targets) {
+    if (knowledge.target(gfx.value) != nullptr) {
+      declare(gfx);
+    }
+  }
+  if (machine.gpus.empty()) {
+    for (const auto& name : found.gpu_names) {
+      if (name.value.find(',') == std::string::npos) {
+        declare(name);
+      }
+    }
+  }
+  if (!found.overrides.empty()) {
+    facts.env->variables[found.overrides.front().name] = found.overrides.front().value;
+    machine.lines.push_back(found.overrides.front().line);
+  }
+  if (found.torch && found.torch_build) {
+    PythonEnvironment environment;
+    if (found.site_packages) {
+      environment.site_dir = found.site_packages->value;
+      // <prefix>/lib/pythonX.Y/site-packages
+      const std::string parent = util::parent_path(util::parent_path(environment.site_dir));
+      const auto lib = parent.rfind("/lib");
+      environment.prefix = lib != std::string::npos && lib + 4 == parent.size()
+                               ? parent.substr(0, lib)
+                               : std::string();
+      machine.lines.push_back(found.site_packages->line);
+    }
+    if (environment.prefix.empty()) {
+      // Where the environment lives is not in the log: software.cpp's python_of() then says
+      // python3, as for the user site (~/.local), which belongs to whichever python3 is run.
+      environment.prefix = "~/.local";
+      environment.site_dir = "the Python environment of the log";
+    }
+    environment.found_by.push_back("the log");
+    TorchInstall torch;
+    torch.version = found.torch->value;
+    torch.build = *found.torch_build;
+    classify_torch(torch, environment.site_dir, knowledge);
+    environment.torch = std::move(torch);
+    machine.lines.push_back(found.torch->line);
+    for (const auto* companion : {&found.torchvision, &found.torchaudio}) {
+      if (*companion) {
+        environment.packages.push_back(
+            {companion == &found.torchvision ? "torchvision" : "torchaudio", (*companion)->value});
+        machine.lines.push_back((*companion)->line);
+      }
+    }
+    facts.python->environments.push_back(std::move(environment));
+  }
+  return machine;
+}
+
+/// The software checks the facts of a log can answer, as `rocdoc check --gpu` would.
+constexpr std::array<std::string_view, 5> k_fact_checks = {
+    "arch.unsupported", "arch.override-wrong", "torch.cuda-wheel", "torch.cpu-wheel",
+    "torch.companions"};
+
+std::map<std::string, CheckResult> judge_facts(const LogMachine& machine,
+                                               const Knowledge& knowledge) {
+  std::map<std::string, CheckResult> results;
+  const bool torch = !machine.facts.python->environments.empty();
+  if (machine.gpus.empty() && !torch) {
+    return results;
+  }
+  GpuInventory inventory = declared_gpu_inventory(machine.gpus, knowledge);
+  const CheckContext context{machine.facts, knowledge, std::move(inventory.gpus),
+                             std::move(inventory.withheld)};
+  for (const auto id : k_fact_checks) {
+    const CheckInfo* info = find_check(id);
+    if (info == nullptr) {
+      continue;
+    }
+    try {
+      results.emplace(std::string(id), info->run(context));
+    } catch (const std::exception&) {  // as the runner: an exception is no verdict
+    }
+  }
+  return results;
+}
+
+std::vector<Fix> fixes_of(const TriageSignature& signature) {
+  std::vector<Fix> fix;
+  for (const auto& f : signature.fixes) {
+    const FixKind kind = f.command.empty()            ? FixKind::manual
+                         : f.kind == "container_flag" ? FixKind::container_flag
+                         : f.kind == "file_edit"      ? FixKind::file_edit
+                                                      : FixKind::shell;
+    fix.push_back({f.description, f.command, f.needs_root, kind});
+  }
+  return fix;
+}
+
+void add_lines(std::vector<LogLine>& lines, const std::vector<LogLine>& more) {
+  for (const auto& line : more) {
+    const bool seen = std::any_of(lines.begin(), lines.end(),
+                                  [&](const LogLine& l) { return l.number == line.number; });
+    if (!seen && lines.size() < 2 * k_max_quoted_lines) {
+      lines.push_back(line);
+    }
+  }
+}
+
+}  // namespace
+
+LogScan scan_log(std::string_view text, const Knowledge& knowledge) {
+  LogScan scan;
+  scan.bytes = text.size();
+  std::vector<std::pair<std::string, std::vector<std::string>>> needles;  // lower-cased
+  std::vector<std::vector<std::string>> withs;
+  for (const auto& signature : knowledge.triage_signatures) {
+    std::vector<std::string> match;
+    for (const auto& m : signature.match) {
+      match.push_back(ascii_lower(m));
+    }
+    std::vector<std::string> with;
+    for (const auto& w : signature.with) {
+      with.push_back(ascii_lower(w));
+    }
+    needles.emplace_back(signature.id, std::move(match));
+    withs.push_back(std::move(with));
+    scan.hits.push_back({&signature, {}, 0});
+  }
+  BuildEvidence build;
+  std::string low;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t newline = text.find('\n', start);
+    const std::size_t end = newline == std::string_view::npos ? text.size() : newline;
+    std::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    ++scan.lines;
+    if (line.size() > k_max_triage_line) {
+      line = line.substr(0, k_max_triage_line);
+      ++scan.cut_lines;
+    }
+    if (!line.empty() && line.back() == '\r') {
+      line.remove_suffix(1);
+    }
+    low = ascii_lower(line);
+    for (std::size_t i = 0; i < needles.size(); ++i) {
+      if (matches(low, needles[i].second, withs[i])) {
+        SignatureHit& hit = scan.hits[i];
+        if (hit.lines.size() < k_max_quoted_lines) {
+          hit.lines.push_back(quote(scan.lines, line));
+        }
+        ++hit.count;
+      }
+    }
+    scan_facts(line, low, scan.lines, knowledge, scan.facts, build);
+  }
+  settle_build(scan.facts, build);
+  scan.hits.erase(std::remove_if(scan.hits.begin(), scan.hits.end(),
+                                 [](const SignatureHit& hit) { return hit.count == 0; }),
+                  scan.hits.end());
+  return scan;
+}
+
+void check_triage_signatures(const Knowledge& knowledge) {
+  for (const auto& signature : knowledge.triage_signatures) {
+    if (find_check(signature.check) == nullptr) {
+      throw RulesError("triage.yaml", 0, 0,
+                       "signature " + util::excerpt(signature.id) + " names check " +
+                           util::excerpt(signature.check) +
+                           ", which is not in the check table (rocdoc list-checks)");
+    }
+  }
+}
+
+TriageReport triage_log(std::string_view text, const Knowledge& knowledge) {
+  check_triage_signatures(knowledge);
+  TriageReport report;
+  report.scan = scan_log(text, knowledge);
+  const LogMachine machine = machine_of(report.scan.facts, knowledge);
+  const auto judged = judge_facts(machine, knowledge);
+  // The lines the facts came from, quoted for findings that rest on the facts.
+  std::vector<LogLine> fact_lines;
+  {
+    std::set<std::size_t> wanted(machine.lines.begin(), machine.lines.end());
+    std::size_t number = 0;
+    std::size_t start = 0;
+    while (start < text.size() && !wanted.empty()) {
+      const std::size_t newline = text.find('\n', start);
+      const std::size_t end = newline == std::string_view::npos ? text.size() : newline;
+      ++number;
+      if (wanted.erase(number) != 0) {
+        std::string_view line = text.substr(start, std::min(end - start, k_max_triage_line));
+        if (!line.empty() && line.back() == '\r') {
+          line.remove_suffix(1);
+        }
+        fact_lines.push_back(quote(number, line));
+      }
+      start = end + 1;
+    }
+  }
+  for (const auto& info : check_table()) {
+    const std::string id(info.id);
+    TriageFinding finding;
+    finding.check = id;
+    finding.title = std::string(info.title);
+    for (const auto& hit : report.scan.hits) {
+      if (hit.signature->check != id) {
+        continue;
+      }
+      const Severity severity = severity_of(hit.signature->severity);
+      if (finding.signatures.empty() || rank(severity) > rank(finding.severity)) {
+        finding.severity = severity;
+      }
+      finding.signatures.push_back(hit.signature->id);
+      finding.message += (finding.message.empty() ? "" : "; ") + hit.signature->message;
+      add_lines(finding.lines, hit.lines);
+      finding.matched_lines += hit.count;
+      if (finding.fix.empty()) {
+        finding.fix = fixes_of(*hit.signature);
+      }
+      for (const auto source : util::split(hit.signature->source, ';')) {
+        const std::string trimmed(util::trim(source));
+        if (!trimmed.empty() && std::find(finding.sources.begin(), finding.sources.end(),
+                                          trimmed) == finding.sources.end()) {
+          finding.sources.push_back(trimmed);
+        }
+      }
+    }
+    const auto verdict = judged.find(id);
+    // A notice ("works, not supported by AMD") is no problem: only warnings and errors count.
+    const bool facts_fail =
+        verdict != judged.end() &&
+        (verdict->second.status == Status::fail || verdict->second.status == Status::warn) &&
+        verdict->second.severity != Severity::info;
+    if (finding.signatures.empty() && !facts_fail) {
+      continue;
+    }
+    if (facts_fail) {
+      const CheckResult& result = verdict->second;
+      if (finding.signatures.empty() || rank(result.severity) > rank(finding.severity)) {
+        finding.severity = result.severity;
+      }
+      finding.message += (finding.message.empty() ? "" : ". ") +
+                         std::string("From the facts in the log, rocdoc check says: ") +
+                         result.message;
+      add_lines(finding.lines, fact_lines);
+      if (!result.fix.empty()) {
+        finding.fix = result.fix;
+        finding.fix_order = result.fix_order;
+        finding.fix_from_facts = true;
+      }
+    }
+    std::sort(finding.lines.begin(), finding.lines.end(),
+              [](const LogLine& a, const LogLine& b) { return a.number < b.number; });
+    finding.status = finding.severity == Severity::error ? Status::fail : Status::warn;
+    report.findings.push_back(std::move(finding));
+  }
+  return report;
+}
+
+int triage_exit_code(const TriageReport& report, FailOn fail_on) {
+  for (const auto& finding : report.findings) {
+    if ((fail_on == FailOn::error && finding.severity == Severity::error) ||
+        (fail_on == FailOn::warning && finding.severity != Severity::info)) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+TriageInput read_triage_input(const std::string& path) {
+  TriageInput input;
+  const bool standard_input = path == "-";
+  const std::string name = standard_input ? "standard input" : util::printable(path);
+  util::UniqueFd owned;
+  int fd = STDIN_FILENO;
+  if (!standard_input) {
+    owned = util::UniqueFd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
+    if (!owned.valid()) {
+      input.problem = name + ": " + (errno == ENOENT ? "no such file" : std::strerror(errno));
+      return input;
+    }
+    fd = owned.get();
+  }
+  const std::string limit =
+      fmt::format("{} bytes ({} MiB)", k_max_triage_bytes, k_max_triage_bytes >> 20);
+  struct ::stat st {};
+  if (::fstat(fd, &st) == 0) {
+    if (S_ISDIR(st.st_mode)) {
+      input.problem = name + ": a directory, not a log";
+      return input;
+    }
+    if (S_ISREG(st.st_mode) && static_cast<std::uintmax_t>(st.st_size) > k_max_triage_bytes) {
+      input.problem = fmt::format("{}: {} bytes; triage reads a log of at most {}", name,
+                                  static_cast<std::uintmax_t>(st.st_size), limit);
+      return input;
+    }
+  }
+  std::array<char, 65536> buffer{};
+  while (true) {
+    const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n < 0) {
+      input.problem = name + ": " + std::strerror(errno);
+      return input;
+    }
+    if (n == 0) {
+      return input;
+    }
+    input.text.append(buffer.data(), static_cast<std::size_t>(n));
+    if (input.text.size() > k_max_triage_bytes) {
+      input.text.clear();
+      input.problem =
+          fmt::format("{}: more than {}; triage reads a log of at most that", name, limit);
+      return input;
+    }
+  }
+}
+
+}  // namespace rocdoc

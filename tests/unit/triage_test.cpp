@@ -1,0 +1,353 @@
+// rocdoc triage: the log parser on plain strings, the judging against `rocdoc check`, the rules.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "rocdoc/check.h"
+#include "rocdoc/pipeline.h"
+#include "src/snapshot_host.h"
+#include "src/triage.h"
+
+using namespace rocdoc;
+
+namespace {
+
+const Knowledge& knowledge() {
+  static const Knowledge embedded = load_embedded_knowledge();
+  return embedded;
+}
+
+const SignatureHit* hit(const LogScan& scan, const std::string& id) {
+  for (const auto& h : scan.hits) {
+    if (h.signature->id == id) {
+      return &h;
+    }
+  }
+  return nullptr;
+}
+
+const TriageFinding* finding(const TriageReport& report, const std::string& check) {
+  for (const auto& f : report.findings) {
+    if (f.check == check) {
+      return &f;
+    }
+  }
+  return nullptr;
+}
+
+std::vector<std::string> commands(const std::vector<Fix>& fixes) {
+  std::vector<std::string> out;
+  for (const auto& fix : fixes) {
+    out.push_back(fix.description + " | " + fix.command);
+  }
+  return out;
+}
+
+RulesError triage_rules_error(const std::string& triage) {
+  std::vector<RuleText> files;
+  for (const auto& embedded : embedded_rule_files()) {
+    if (embedded.name != "triage.yaml") {
+      files.push_back({std::string(embedded.name), std::string(embedded.content)});
+    }
+  }
+  files.push_back({"triage.yaml", triage});
+  try {
+    const Knowledge loaded = load_knowledge(files, "test");
+    check_triage_signatures(loaded);
+  } catch (const RulesError& error) {
+    return error;
+  }
+  FAIL("the triage rules loaded although they are invalid");
+  return RulesError("", 0, 0, "");
+}
+
+}  // namespace
+
+TEST_CASE("triage matches signatures as plain text without regard to case", "[triage]") {
+  const LogScan scan = scan_log(
+      "ROCk module is loaded\r\n"
+      "unable to open /DEV/KFD read-write: cannot ALLOCATE memory\r\n"
+      "Call returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed\n",
+      knowledge());
+  CHECK(scan.lines == 3);
+  const SignatureHit* enomem = hit(scan, "kfd-enomem");
+  REQUIRE(enomem != nullptr);
+  REQUIRE(enomem->lines.size() == 1);
+  CHECK(enomem->lines[0].number == 2);
+  CHECK(enomem->lines[0].text == "unable to open /DEV/KFD read-write: cannot ALLOCATE memory");
+  REQUIRE(hit(scan, "hsa-out-of-resources") != nullptr);
+  CHECK(hit(scan, "hsa-out-of-resources")->lines[0].number == 3);
+}
+
+TEST_CASE("triage signatures with `with` need every word on the same line", "[triage]") {
+  CHECK(hit(scan_log("undefined symbol: _ZN3c10\n", knowledge()), "torchvision-undefined-symbol") ==
+        nullptr);
+  CHECK(hit(scan_log("ImportError: /x/torchvision/_C.so: undefined symbol: _ZN3c10\n", knowledge()),
+            "torchvision-undefined-symbol") != nullptr);
+  CHECK(hit(scan_log("rocBLAS error: Cannot read TensileLibrary.dat\n", knowledge()),
+            "tensile-library-missing") != nullptr);
+  CHECK(hit(scan_log("TensileLibrary.dat found\n", knowledge()), "tensile-library-missing") ==
+        nullptr);
+}
+
+TEST_CASE("triage finds the GPU's gfx target but not lists of compiled targets", "[triage]") {
+  const LogScan scan = scan_log(
+      "  Name:                    gfx1031\n"
+      "      Name:                    amdgcn-amd-amdhsa--gfx1031\n"
+      "\"/opt/rocm/lib/rocblas/library/TensileLibrary_lazy_gfx908.dat\"\n"
+      "torch.cuda.get_arch_list(): ['gfx900', 'gfx906', 'gfx90a', 'gfx1030']\n"
+      "arch gfx1100xyz and xgfx1101 are not names\n"
+      "Cannot read TensileLibrary.dat: Illegal seek for GPU arch : gfx1201\n",
+      knowledge());
+  REQUIRE(scan.facts.gfx_targets.size() == 2);
+  CHECK(scan.facts.gfx_targets[0].value == "gfx1031");
+  CHECK(scan.facts.gfx_targets[0].line == 1);
+  CHECK(scan.facts.gfx_targets[1].value == "gfx1201");
+  CHECK(scan.facts.gfx_targets[1].line == 6);
+}
+
+TEST_CASE("triage turns an AMD PCI id in a kernel line into the GPU", "[triage]") {
+  const LogScan scan =
+      scan_log("[    7.026427] kfd kfd: amdgpu: skipped device 1002:67df, PCI rejects atomics\n",
+               knowledge());
+  REQUIRE(scan.facts.gfx_targets.size() == 1);
+  CHECK(scan.facts.gfx_targets[0].value == "gfx803");
+  REQUIRE(hit(scan, "pcie-atomics-rejected") != nullptr);
+}
+
+TEST_CASE("triage reads torch, its build and its companions from collect_env and pip", "[triage]") {
+  SECTION("collect_env of a CUDA build") {
+    const LogScan scan = scan_log(
+        "PyTorch version: 2.1.0+cu121\n"
+        "CUDA used to build PyTorch: 12.1\n"
+        "ROCM used to build PyTorch: N/A\n"
+        "[pip3] torchvision==0.16.0+cu121\n",
+        knowledge());
+    REQUIRE(scan.facts.torch);
+    CHECK(scan.facts.torch->value == "2.1.0+cu121");
+    CHECK(scan.facts.torch->line == 1);
+    CHECK(scan.facts.torch_build == TorchBuild::cuda);
+    REQUIRE(scan.facts.torchvision);
+    CHECK(scan.facts.torchvision->value == "0.16.0+cu121");
+    CHECK(scan.facts.torchvision->line == 4);
+  }
+  SECTION("collect_env without a local tag: the build lines decide") {
+    const LogScan scan = scan_log(
+        "PyTorch version: 2.5.1\n"
+        "CUDA used to build PyTorch: N/A\n"
+        "ROCM used to build PyTorch: 6.2.41133-dd7f95766\n",
+        knowledge());
+    CHECK(scan.facts.torch_build == TorchBuild::rocm);
+    REQUIRE(scan.facts.rocm);
+    CHECK(scan.facts.rocm->value == "6.2.41133-dd7f95766");
+  }
+  SECTION("pip's Requirement already satisfied, with the environment's path") {
+    const LogScan scan = scan_log(
+        "Requirement already satisfied: torch in /opt/conda/envs/ldm/lib/python3.8/site-packages "
+        "(1.12.1+rocm5.1.1)\n",
+        knowledge());
+    REQUIRE(scan.facts.torch);
+    CHECK(scan.facts.torch->value == "1.12.1+rocm5.1.1");
+    CHECK(scan.facts.torch_build == TorchBuild::rocm);
+  }
+  SECTION("uv's + lines and pip list columns") {
+    const LogScan scan = scan_log(
+        " + torch==2.10.0+rocm7.14.0a20260520\n"
+        "torchaudio                2.11.0+rocm7.14.0a20260520\n",
+        knowledge());
+    CHECK(scan.facts.torch->value == "2.10.0+rocm7.14.0a20260520");
+    CHECK(scan.facts.torchaudio->value == "2.11.0+rocm7.14.0a20260520");
+  }
+  SECTION("a traceback path gives the site-packages directory") {
+    const LogScan scan = scan_log(
+        "  File \"/home/alice/venv/lib/python3.10/site-packages/torch/cuda/__init__.py\", "
+        "line 302\n",
+        knowledge());
+    REQUIRE(scan.facts.site_packages);
+    CHECK(scan.facts.site_packages->value == "/home/alice/venv/lib/python3.10/site-packages");
+  }
+}
+
+TEST_CASE("triage reads HSA_OVERRIDE_GFX_VERSION in its usual spellings", "[triage]") {
+  const LogScan scan = scan_log(
+      "export HSA_OVERRIDE_GFX_VERSION=\"10.3.0\"\n"
+      "env=\"map[HIP_VISIBLE_DEVICES: HSA_OVERRIDE_GFX_VERSION:11.0.0 OLLAMA_DEBUG:INFO]\"\n"
+      "HSA_OVERRIDE_GFX_VERSION_1=9.0.10 python3 x.py\n"
+      "HSA_OVERRIDE_GFX_VERSION: OLLAMA_HOST:x\n"
+      "HSA_OVERRIDE_GFX_VERSION 11.0 is invalid\n",
+      knowledge());
+  REQUIRE(scan.facts.overrides.size() == 4);
+  CHECK(scan.facts.overrides[0].name == "HSA_OVERRIDE_GFX_VERSION");
+  CHECK(scan.facts.overrides[0].value == "10.3.0");
+  CHECK(scan.facts.overrides[1].value == "11.0.0");
+  CHECK(scan.facts.overrides[1].line == 2);
+  CHECK(scan.facts.overrides[2].name == "HSA_OVERRIDE_GFX_VERSION_1");
+  CHECK(scan.facts.overrides[2].value == "9.0.10");
+  CHECK(scan.facts.overrides[3].value == "11.0");
+  CHECK(hit(scan, "override-invalid") != nullptr);
+}
+
+TEST_CASE("triage cuts long lines and quotes hostile bytes printably", "[triage]") {
+  const std::string long_line = std::string(k_max_triage_line, 'a') + "hipErrorNoBinaryForGpu\n";
+  const LogScan cut = scan_log(long_line + "invalid device function\n", knowledge());
+  CHECK(cut.cut_lines == 1);
+  CHECK(hit(cut, "hip-no-binary-for-gpu") == nullptr);  // beyond the cap: not read
+  REQUIRE(hit(cut, "invalid-device-function") != nullptr);
+  CHECK(hit(cut, "invalid-device-function")->lines[0].number == 2);
+
+  const LogScan hostile =
+      scan_log(std::string("\x1b[31mhipErrorNoBinaryForGpu\xff\x07\n"), knowledge());
+  REQUIRE(hit(hostile, "hip-no-binary-for-gpu") != nullptr);
+  CHECK(hit(hostile, "hip-no-binary-for-gpu")->lines[0].text ==
+        "\\x1b[31mhipErrorNoBinaryForGpu\\xff\\x07");
+}
+
+TEST_CASE("triage of an empty log and of a log without signatures", "[triage]") {
+  const TriageReport empty = triage_log("", knowledge());
+  CHECK(empty.scan.lines == 0);
+  CHECK(empty.findings.empty());
+  CHECK(triage_exit_code(empty, FailOn::error) == 0);
+  const TriageReport plain = triage_log("hello\nworld\n", knowledge());
+  CHECK(plain.findings.empty());
+}
+
+TEST_CASE("triage gives check's own fix for the GPU and torch of the log", "[triage]") {
+  // The fixture's machine: gfx1031 with torch 2.6.0+rocm6.2.4 in /home/alice/venv.
+  const SnapshotHost host(std::string(ROCDOC_FIXTURES_DIR) + "/rx6700xt-no-override");
+  const Report check = run_report(host, knowledge(), {});
+  const CheckRecord* record = nullptr;
+  for (const auto& r : check.checks) {
+    if (r.info->id == "arch.unsupported") {
+      record = &r;
+    }
+  }
+  REQUIRE(record != nullptr);
+  REQUIRE(record->result.status == Status::fail);
+
+  const TriageReport report = triage_log(
+      "  Name:                    gfx1031\n"
+      "  File \"/home/alice/venv/lib/python3.10/site-packages/torch/cuda/__init__.py\", line 9\n"
+      "\"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\"\n"
+      "[pip3] torch==2.6.0+rocm6.2.4\n",
+      knowledge());
+  const TriageFinding* found = finding(report, "arch.unsupported");
+  REQUIRE(found != nullptr);
+  CHECK(found->status == Status::fail);
+  CHECK(found->fix_from_facts);
+  CHECK(found->signatures == std::vector<std::string>{"hip-no-binary-for-gpu"});
+  CHECK(commands(found->fix) == commands(record->result.fix));
+  CHECK(found->fix_order == record->result.fix_order);
+  std::vector<std::size_t> numbers;
+  for (const auto& line : found->lines) {
+    numbers.push_back(line.number);
+  }
+  CHECK(numbers == std::vector<std::size_t>{1, 2, 3, 4});
+  CHECK(triage_exit_code(report, FailOn::error) == 1);
+}
+
+TEST_CASE("triage without the facts falls back to the rules' fix", "[triage]") {
+  const TriageReport report = triage_log("hipErrorNoBinaryForGpu\n", knowledge());
+  const TriageFinding* found = finding(report, "arch.unsupported");
+  REQUIRE(found != nullptr);
+  CHECK_FALSE(found->fix_from_facts);
+  REQUIRE_FALSE(found->fix.empty());
+  CHECK(found->fix[0].command.empty());
+}
+
+TEST_CASE("triage judges a CUDA torch on an AMD GPU as check does", "[triage]") {
+  const TriageReport report = triage_log(
+      "PyTorch version: 2.1.0+cu121\n"
+      "CUDA used to build PyTorch: 12.1\n"
+      "GPU models and configuration: AMD Radeon RX 7900 XTX (gfx1100)\n",
+      knowledge());
+  const TriageFinding* found = finding(report, "torch.cuda-wheel");
+  REQUIRE(found != nullptr);
+  CHECK(found->status == Status::fail);
+  CHECK(found->signatures.empty());
+  CHECK(found->fix_from_facts);
+  REQUIRE(found->fix.size() >= 2);
+  CHECK(found->fix[0].command == "python3 -m pip uninstall -y torch torchvision torchaudio");
+  CHECK(found->fix[1].command.find("--index-url https://download.pytorch.org/whl/rocm") !=
+        std::string::npos);
+}
+
+TEST_CASE("triage exit codes follow --fail-on", "[triage]") {
+  const TriageReport warning =
+      triage_log("[ 35.1] amdgpu 0000:03:00.0: amdgpu: ring comp_1.1.0 timeout, signaled seq=7\n",
+                 knowledge());
+  REQUIRE(finding(warning, "arch.override-wrong") != nullptr);
+  CHECK(finding(warning, "arch.override-wrong")->status == Status::warn);
+  CHECK(triage_exit_code(warning, FailOn::error) == 0);
+  CHECK(triage_exit_code(warning, FailOn::warning) == 1);
+  CHECK(triage_exit_code(warning, FailOn::never) == 0);
+}
+
+TEST_CASE("the embedded triage signatures name existing checks and have sources", "[triage]") {
+  REQUIRE(knowledge().triage_signatures.size() >= 15);
+  for (const auto& signature : knowledge().triage_signatures) {
+    INFO(signature.id);
+    CHECK(find_check(signature.check) != nullptr);
+    CHECK_FALSE(signature.source.empty());
+  }
+  CHECK_NOTHROW(check_triage_signatures(knowledge()));
+}
+
+TEST_CASE("triage.yaml mistakes are refused with file:line:column", "[triage][knowledge]") {
+  const std::string head = "signatures:\n  - id: x-y\n";
+  SECTION("a check id that is not one") {
+    const RulesError error = triage_rules_error(
+        head +
+        "    match: [\"abcd\"]\n    check: Arch\n    severity: error\n    message: m\n"
+        "    source: s\n");
+    CHECK(error.file() == "triage.yaml");
+    CHECK(error.line() == 4);
+  }
+  SECTION("a check id the check table lacks") {
+    const RulesError error =
+        triage_rules_error(head +
+                           "    match: [\"abcd\"]\n    check: arch.nothing\n    severity: error\n"
+                           "    message: m\n    source: s\n");
+    CHECK(std::string(error.what()).find("arch.nothing") != std::string::npos);
+  }
+  SECTION("a match string too short to mean anything") {
+    const RulesError error = triage_rules_error(
+        head +
+        "    match: [\"ab\"]\n    check: perm.kfd\n    severity: error\n    message: m\n"
+        "    source: s\n");
+    CHECK(error.line() == 3);
+  }
+  SECTION("a severity that is not one") {
+    const RulesError error = triage_rules_error(
+        head +
+        "    match: [\"abcd\"]\n    check: perm.kfd\n    severity: fatal\n    message: m\n"
+        "    source: s\n");
+    CHECK(error.line() == 5);
+  }
+  SECTION("a fix kind without a command") {
+    const RulesError error = triage_rules_error(
+        head +
+        "    match: [\"abcd\"]\n    check: perm.kfd\n    severity: error\n    message: m\n"
+        "    fixes:\n      - description: d\n        kind: container_flag\n"
+        "    source: s\n");
+    CHECK(error.line() == 9);
+    CHECK(std::string(error.what()).find("needs a \"command\"") != std::string::npos);
+  }
+  SECTION("no source") {
+    const RulesError error = triage_rules_error(
+        head + "    match: [\"abcd\"]\n    check: perm.kfd\n    severity: error\n    message: m\n");
+    CHECK(std::string(error.what()).find("source") != std::string::npos);
+  }
+}
+
+TEST_CASE("a hostile path from the log reaches a fix only shell-quoted", "[triage]") {
+  const TriageReport report = triage_log(
+      "  Name:                    gfx1031\n"
+      "  File \"/home/a`id`$HOME;reboot/lib/python3.10/site-packages/torch/x.py\", line 1\n"
+      "hipErrorNoBinaryForGpu\n"
+      "[pip3] torch==2.6.0+rocm6.2.4\n",
+      knowledge());
+  const TriageFinding* found = finding(report, "arch.unsupported");
+  REQUIRE(found != nullptr);
+  REQUIRE(found->fix_from_facts);
+  CHECK(found->fix[0].command.rfind("'/home/a`id`$HOME;reboot/bin/python3' -m pip install ", 0) ==
+        0);
+}
