@@ -4,6 +4,18 @@
 
 namespace rocdoc {
 
+std::string_view build_words(TorchBuild build) {
+  switch (build) {
+    case TorchBuild::rocm:
+      return "ROCm build";
+    case TorchBuild::cuda:
+      return "CUDA build";
+    case TorchBuild::cpu:
+      break;
+  }
+  return "CPU-only build";
+}
+
 std::string_view to_string(KernelEventKind kind) {
   switch (kind) {
     case KernelEventKind::atomics_rejected:

@@ -334,18 +334,6 @@ std::string python_version_of(std::string_view site_dir) {
   return {};
 }
 
-std::string_view build_words(TorchBuild build) {
-  switch (build) {
-    case TorchBuild::rocm:
-      return "ROCm build";
-    case TorchBuild::cuda:
-      return "CUDA build";
-    case TorchBuild::cpu:
-      break;
-  }
-  return "CPU-only build";
-}
-
 std::string describe_environment(const PythonEnvironment& env, const Page& page) {
   std::vector<std::string> parts;
   if (const std::string version = python_version_of(env.site_dir); !version.empty()) {

@@ -152,18 +152,6 @@ void render_rocm(const Report& report, std::ostream& out) {
   out << "- **ROCm:** " << util::join(installs, ", ") << "\n";
 }
 
-std::string_view build_words(TorchBuild build) {
-  switch (build) {
-    case TorchBuild::rocm:
-      return "ROCm build";
-    case TorchBuild::cuda:
-      return "CUDA build";
-    case TorchBuild::cpu:
-      break;
-  }
-  return "CPU-only build";
-}
-
 void render_python(const Report& report, std::ostream& out) {
   if (!report.facts.python) {
     out << "- **Python:** unknown (the python probe failed)\n";

@@ -11,18 +11,6 @@ namespace rocdoc {
 
 namespace {
 
-std::string_view build_name(TorchBuild build) {
-  switch (build) {
-    case TorchBuild::rocm:
-      return "ROCm build";
-    case TorchBuild::cuda:
-      return "CUDA build";
-    case TorchBuild::cpu:
-      return "CPU-only build";
-  }
-  return "";
-}
-
 std::string_view json_build(TorchBuild build) {
   return build == TorchBuild::rocm ? "rocm" : build == TorchBuild::cuda ? "cuda" : "cpu";
 }
@@ -53,10 +41,10 @@ std::vector<std::pair<std::string, std::string>> fact_rows(const LogFacts& facts
   if (facts.torch) {
     rows.emplace_back(
         "torch", fact_one(*facts.torch) + (facts.torch_build
-                                               ? ", " + std::string(build_name(*facts.torch_build))
+                                               ? ", " + std::string(build_words(*facts.torch_build))
                                                : std::string()));
   } else if (facts.torch_build && facts.torch_build_evidence) {
-    rows.emplace_back("torch", fmt::format("{} (line {})", build_name(*facts.torch_build),
+    rows.emplace_back("torch", fmt::format("{} (line {})", build_words(*facts.torch_build),
                                            facts.torch_build_evidence->line));
   }
   if (facts.torchvision) {

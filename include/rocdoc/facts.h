@@ -256,6 +256,8 @@ struct RocmFacts {
 // ---- python ----------------------------------------------------------------------------
 
 enum class TorchBuild { rocm, cuda, cpu };
+/// "ROCm build", "CUDA build", "CPU-only build": as the reports name a build.
+std::string_view build_words(TorchBuild build);
 
 /// Where a torch build comes from (probes/torch_origin.cpp decides it from its files).
 enum class TorchOrigin {
