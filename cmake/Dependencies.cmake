@@ -31,7 +31,16 @@ target_include_directories(rocdoc_libarchive INTERFACE ${ROCDOC_LIBARCHIVE_INCLU
 target_link_libraries(rocdoc_libarchive INTERFACE ${ROCDOC_LIBARCHIVE_STATIC} ${ROCDOC_ZLIB_STATIC})
 target_link_options(rocdoc_libarchive INTERFACE -Wl,--gc-sections)
 
+# libzstd decodes compressed offload bundles (CCOB, zstd is clang's default). Linked statically
+# like libarchive, so the binary still needs only libc; --gc-sections keeps only the decoder.
+find_library(ROCDOC_ZSTD_STATIC NAMES libzstd.a REQUIRED)
+find_path(ROCDOC_ZSTD_INCLUDE zstd.h REQUIRED)
+add_library(rocdoc_zstd INTERFACE)
+target_include_directories(rocdoc_zstd INTERFACE ${ROCDOC_ZSTD_INCLUDE})
+target_link_libraries(rocdoc_zstd INTERFACE ${ROCDOC_ZSTD_STATIC})
+
 message(STATUS "rocdoc dependencies: CLI11 ${CLI11_VERSION}, fmt ${fmt_VERSION} (header-only), "
                "nlohmann_json ${nlohmann_json_VERSION}, yaml-cpp ${yaml-cpp_VERSION} (static: ${ROCDOC_YAML_CPP_STATIC}), "
                "libpci ${LIBPCI_VERSION} (headers; dlopen at run time), "
-               "libarchive (static: ${ROCDOC_LIBARCHIVE_STATIC}, with ${ROCDOC_ZLIB_STATIC})")
+               "libarchive (static: ${ROCDOC_LIBARCHIVE_STATIC}, with ${ROCDOC_ZLIB_STATIC}), "
+               "zstd (static: ${ROCDOC_ZSTD_STATIC})")

@@ -8,6 +8,7 @@
 #include "probes/pci.h"
 #include "probes/python.h"
 #include "probes/rocm.h"
+#include "probes/runtime.h"
 #include "probes/system.h"
 
 namespace rocdoc {
@@ -49,6 +50,14 @@ const ProbeInfo k_probes[] = {
     ROCDOC_PROBE("kernel_log", kernel_log, probe_kernel_log,
                  "this boot's kernel log lines about amdgpu, KFD, the IOMMU and module signing "
                  "(/dev/kmsg, when readable)"),
+    // After python: a torch wheel's bundled runtime is the first candidate.
+    ProbeInfo{"runtime",
+              "--deep only: libamdhip64, librocm_smi64 and libhsa-runtime64 loaded in child "
+              "processes with a deadline (or a snapshot's record of them)",
+              [](const ProbeContext& c, Facts& f) {
+                f.runtime = probe_runtime(c, f.python ? &*f.python : nullptr);
+              },
+              [](const Facts& f) { return f.runtime.has_value(); }},
 };
 
 #undef ROCDOC_PROBE

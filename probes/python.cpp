@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "probes/gpu_code.h"
 #include "probes/python_locations.h"
 #include "probes/torch_origin.h"
 #include "src/util/strings.h"
@@ -190,6 +191,7 @@ void inspect_torch(const Host& host, PythonEnvironment& environment,
     }
   }
   if (const auto libs = host.list_dir(torch_dir + "/lib")) {
+    torch.hip_libraries = gpu_code_in(host, torch_dir + "/lib", *libs);
     for (const auto& lib : *libs) {
       torch.bundles_hip = torch.bundles_hip || lib.rfind("libamdhip64.so", 0) == 0;
       if (lib.rfind("libhsa-runtime64.so", 0) == 0) {
@@ -200,7 +202,13 @@ void inspect_torch(const Host& host, PythonEnvironment& environment,
       }
     }
   }
-  torch.compiled_targets = host.offload_targets(torch_dir + "/lib/libtorch_hip.so");
+  const std::string torch_hip = torch_dir + "/lib/libtorch_hip.so";
+  for (const auto& library : torch.hip_libraries) {
+    if (library.path == torch_hip) {
+      torch.compiled_targets = library.targets;
+    }
+  }
+  torch.rocblas_library = tensile_library(host, torch_dir + "/lib/rocblas/library");
   classify_torch(torch, environment.site_dir, knowledge);
   environment.torch = std::move(torch);
 }

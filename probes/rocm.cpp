@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "probes/gpu_code.h"
 #include "src/util/strings.h"
 
 namespace rocdoc {
@@ -120,6 +121,7 @@ RocmFacts probe_rocm(const ProbeContext& context) {
   facts.wsl_dxcore = host.stat("/usr/lib/wsl/lib/libdxcore.so").has_value();
   const std::string active = facts.rocm_path.value_or("/opt/rocm");
   facts.rocdxg = host.stat(active + "/lib/librocdxg.so").has_value();
+  facts.rocblas_library = tensile_library(host, active + "/lib/rocblas/library");
   if (const auto names = host.list_dir(active + "/lib")) {
     for (const auto& name : *names) {
       if (name.rfind("libhsa-runtime64.so", 0) == 0) {

@@ -15,8 +15,10 @@ import json
 import os
 import re
 import shutil
+import struct
 import sys
 import tarfile
+import zlib
 
 SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(SOURCE, "tests", "fixtures")
@@ -77,6 +79,85 @@ def site_dir_listings(path):
             yield os.path.relpath(directory, root), "\n".join(names) + "\n"
 
 
+# ---- offload bundles (tests/fuzz/fuzz_offload_bundle.cpp): small inputs made from LLVM's
+# documented layouts (clang/lib/Driver/OffloadBundler.cpp), since no fixture holds a real one.
+
+def bundle(ids, payload=b"\x7fELF" + b"\0" * 60, align=64):
+    """An uncompressed __CLANG_OFFLOAD_BUNDLE__: a host entry of size 0, then one entry per id."""
+    ids = [i.encode() for i in ids]
+    header_size = 32 + sum(24 + len(i) for i in ids) + 24 + 30
+    first = -(-header_size // align) * align
+    out = b"__CLANG_OFFLOAD_BUNDLE__" + struct.pack("<Q", len(ids) + 1)
+    host = b"host-x86_64-unknown-linux-gnu-"
+    out += struct.pack("<QQQ", first, 0, len(host)) + host
+    for n, ident in enumerate(ids):
+        out += struct.pack("<QQQ", first + n * len(payload), len(payload), len(ident)) + ident
+    return out + b"\0" * (first - len(out)) + payload * len(ids)
+
+
+def zstd_raw_frame(data):
+    """A zstd frame holding `data` in one raw (stored) block: valid zstd without a compressor."""
+    assert 256 <= len(data) < 65792 and len(data) < 1 << 17
+    frame = b"\x28\xb5\x2f\xfd" + bytes([0x60]) + struct.pack("<H", len(data) - 256)
+    return frame + struct.pack("<I", 1 | (len(data) << 3))[:3] + data
+
+
+def ccob(version, method, payload, uncompressed):
+    head = b"CCOB" + struct.pack("<HH", version, method)
+    if version == 1:
+        return head + struct.pack("<IQ", len(uncompressed), 0) + payload
+    if version == 2:
+        return head + struct.pack("<IIQ", 24 + len(payload), len(uncompressed), 0) + payload
+    return head + struct.pack("<QQQ", 32 + len(payload), len(uncompressed), 0) + payload
+
+
+def elf(sections, machine=62, flags=0, abi_version=0):
+    """A 64-bit little-endian ELF file with the named sections (name, bytes, alignment)."""
+    names = b"\0.shstrtab\0" + b"".join(n.encode() + b"\0" for n, _, _ in sections)
+    body = b""
+    headers = [b"\0" * 64]
+    offset = 64
+    placed = [(".shstrtab", names, 1)] + list(sections)
+    name_at = 1
+    for name, data, align in placed:
+        pad = -(offset + len(body)) % max(align, 1)
+        body += b"\0" * pad
+        headers.append(struct.pack("<IIQQQQIIQQ", name_at, 1, 0, 0, offset + len(body) - 0,
+                                   len(data), 0, 0, align, 0))
+        body += data
+        name_at += len(name) + 1
+    table = offset + len(body)
+    ident = b"\x7fELF\x02\x01\x01\x00" + bytes([abi_version]) + b"\0" * 7
+    header = ident + struct.pack("<HHIQQQIHHHHHH", 3, machine, 1, 0, 0, table, flags, 64, 0, 0,
+                                 64, len(headers), 1)
+    return header + body + b"".join(headers)
+
+
+def offload_bundle_seeds():
+    amd = "hipv4-amdgcn-amd-amdhsa--"
+    plain = bundle([amd + "gfx90a:xnack-", amd + "gfx1100", amd + "gfx10-3-generic"])
+    small = bundle([amd + "gfx942:sramecc+:xnack-"])
+    yield "plain", plain
+    yield "openmp-spirv", bundle(["openmp-amdgcn-amd-amdhsa--gfx906", "hip-amdgcn-amd-amdhsa-gfx803",
+                                  "hipv4-spirv64-amd-amdhsa--amdgcnspirv"])
+    yield "zstd-v2", ccob(2, 1, zstd_raw_frame(plain), plain)
+    yield "zstd-v1", ccob(1, 1, zstd_raw_frame(plain), plain)
+    yield "zstd-v3", ccob(3, 1, zstd_raw_frame(plain), plain)
+    yield "zlib-v2", ccob(2, 0, zlib.compress(small), small)
+    fatbin = plain + b"\0" * (-len(plain) % 4096) + ccob(2, 0, zlib.compress(small), small) + b"\0"
+    yield "elf-hip-fatbin", elf([(".hip_fatbin", fatbin, 4096), (".hipFatBinSegment", b"\0" * 48, 8)])
+    yield "elf-v1-aligned-64", elf([(".hip_fatbin", ccob(1, 0, zlib.compress(small), small)
+                                     + b"\0" * 40 + bundle([amd + "gfx1030"]), 64)])
+    yield "elf-fat-object", elf([("__CLANG_OFFLOAD_BUNDLE__" + amd + "gfx1201", b"\x7fELF", 1),
+                                 ("__CLANG_OFFLOAD_BUNDLE__host-x86_64-unknown-linux-gnu-", b"", 1)])
+    yield "elf-no-fatbin", elf([(".rodata", b"__CLANG_OFFLOAD_BUNDLE__" + b"\0" * 8, 8)])
+    yield "code-object-v5", elf([], machine=224, flags=0x33f, abi_version=3)  # gfx90a:xnack+
+    yield "tensile-names", (b"TensileLibrary.dat\nTensileLibrary_lazy_gfx1100.dat\n"
+                            b"Kernels.so-000-gfx90a-xnack+.hsaco\nKernels.so-000-gfx906-xnack-.hsaco\n"
+                            b"TensileLibrary_Type_HH_Contraction_l_Ailk_Bljk_Cijk_Dijk_gfx942.co\n"
+                            b"TensileLibrary_lazy_gfx11-generic.dat\ngfx1250-strict\n")
+
+
 def custom_seeds():
     """(harness, label, bytes) for the harnesses whose input is not one fixture file."""
     for name, path in fixtures():
@@ -107,11 +188,39 @@ def custom_seeds():
         if file.endswith(".log"):
             with open(os.path.join(logs, file), "rb") as f:
                 yield "triage", file, f.read()
+    # --deep's result lines (src/runtime/runtime_protocol.h): what Debian 12's runtimes answer on
+    # a machine without a GPU (tests/e2e/test_deep.py runs them), two GPUs, and any fixture's
+    # recorded `runtime`.
+    yield "runtime_result", "debian-hip", (
+        "tried\tlibamdhip64.so.7\tlibamdhip64.so.7: cannot open shared object file\n"
+        "loaded\tlibamdhip64.so.5\t/usr/lib/x86_64-linux-gnu/libamdhip64.so.5.2.21153\n"
+        "call\thipRuntimeGetVersion\nstatus\thipRuntimeGetVersion\t0\thipSuccess\n"
+        "value\truntime_version\t50221153\ncall\thipGetDeviceCount\n"
+        "status\thipGetDeviceCount\t100\thipErrorNoDevice\nend\n").encode()
+    yield "runtime_result", "debian-smi-hsa", (
+        "loaded\tlibrocm_smi64.so.1\t/usr/lib/librocm_smi64.so.1.0\ncall\trsmi_init\n"
+        "status\trsmi_init\t8\tRSMI_STATUS_INIT_ERROR\tAn error occurred\n"
+        "status\thsa_init\t4104\tHSA_STATUS_ERROR_OUT_OF_RESOURCES\tThe runtime failed\nend\n").encode()
+    yield "runtime_result", "two-gpus", (
+        "loaded\tx\t/opt/rocm/lib/libamdhip64.so.6\nstatus\thipGetDeviceCount\t0\thipSuccess\n"
+        "value\tdevice_count\t2\ndevice\t0\tgcn_arch_name\tgfx90a:sramecc+:xnack-\n"
+        "device\t1\tgcn_arch_name\tgfx1100\ndevice\t0\tpci_id\t768\ndevice\t1\tpci_id\t17152\n"
+        "status\trsmi_init\t0\tRSMI_STATUS_SUCCESS\nlink\t0\t1\t2\t1\n"
+        "agent\tgpu\tgfx90a\nvalue\tround_trip\tok\nend\n").encode()
+    for name, path in fixtures():
+        runtime = manifest(path).get("runtime")
+        if isinstance(runtime, dict):
+            for key in ("hip", "smi", "hsa"):
+                run = runtime.get(key)
+                if isinstance(run, dict) and isinstance(run.get("result"), list):
+                    yield "runtime_result", f"{name}-{key}", "".join(f"{line}\n" for line in run["result"]).encode()
     rules = os.path.join(SOURCE, "rules")
     for file in sorted(os.listdir(rules)):
         if file.endswith(".yaml"):
             with open(os.path.join(rules, file), "rb") as f:
                 yield "rules", file, file.encode() + b"\n" + f.read()
+    for label, content in offload_bundle_seeds():
+        yield "offload_bundle", label, content
 
 
 def main():
@@ -147,7 +256,7 @@ def main():
         write(harness, label, content)
     print(", ".join(f"{harness}: {written[harness]}" for harness in sorted(written)), "seeds in", out)
     expected = set(SEEDS) | {"snapshot_manifest", "path_in_root", "visible_devices", "rules",
-                             "triage"}
+                             "triage", "runtime_result", "offload_bundle"}
     missing = sorted(expected - set(written))
     if missing:
         sys.exit(f"no seeds found for {', '.join(missing)}")

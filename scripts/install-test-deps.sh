@@ -11,6 +11,16 @@
 # and libFuzzer runtimes: libclang_rt.fuzzer-x86_64.a; clang-14 does not depend on it) and
 # llvm-14 (llvm-symbolizer, for readable sanitizer reports). gcc's own ASan and UBSan
 # runtimes come with g++. GNU ld links everything; lld is not needed.
+# Debian's ROCm 5.2 runtimes and their headers, for --deep (tests/e2e/test_deep.py loads them for
+# real; ctest abi.runtime compiles src/runtime/runtime_abi.h against the headers):
+# libamdhip64-dev (pulls libamdhip64-5 and libhsa-runtime-dev, which pulls libhsa-runtime64-1),
+# librocm-smi-dev and librocm-smi64-1. Never in install-deps.sh: building rocdoc must never
+# install a ROCm runtime, and rocdoc never links them (it dlopens them in a child).
+# HIP fat binaries for the offload-bundle scanner (tests/e2e/test_targets.py, bench/offload_scan.py):
+# librocrand1 (25 MB, one bundle) and librocsparse0 (1.3 GB, 111 bundles) are Debian's real ROCm
+# libraries with uncompressed bundles for gfx803..gfx1030; clang-tools-19's clang-offload-bundler
+# writes compressed (CCOB v2, zstd) bundles, clang-tools-14's uncompressed ones; binutils' objcopy
+# puts test bundles into a .hip_fatbin section.
 # Test-only: never needed to build or run rocdoc.
 set -eu
 SUDO=""
@@ -19,4 +29,6 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   pciutils strace clang-format python3 python3-jsonschema python3-yaml python3-junitparser python3-markdown-it python3-torch \
-  clang-14 libclang-rt-14-dev llvm-14
+  clang-14 libclang-rt-14-dev llvm-14 \
+  libamdhip64-dev libhsa-runtime-dev librocm-smi-dev librocm-smi64-1 \
+  librocrand1 librocsparse0 clang-tools-14 clang-tools-19 binutils

@@ -3,6 +3,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "rocdoc/check.h"
 #include "src/util/strings.h"
 
 namespace rocdoc {
@@ -89,17 +90,27 @@ std::optional<CaptureProvenance> capture_provenance(
     const std::string status(to_string(check.result.status));
     const auto it = then.find(id);
     if (it == then.end()) {
-      capture.changes.push_back({id, "absent", status, false});
+      // A check newer than the snapshot's rocdoc that cannot run on it changes no finding.
+      if (check.result.status != Status::skip) {
+        capture.changes.push_back({id, "absent", status, false});
+      }
       continue;
     }
-    const bool same_message = it->second.said == said_now(check.result);
+    // Words matter only for findings: a pass or a skip that reads differently is no change.
+    const bool finding_now =
+        check.result.status != Status::pass && check.result.status != Status::skip;
+    const bool same_message = !finding_now || it->second.said == said_now(check.result);
     if (it->second.status != status || !same_message) {
       capture.changes.push_back({id, it->second.status, status, it->second.status == status});
     }
     then.erase(it);
   }
+  // A check of capture time that did not run now was either left out with --only/--skip (no
+  // change) or removed from rocdoc since (absent now).
   for (const auto& [id, finding] : then) {
-    capture.changes.push_back({id, finding.status, "absent", false});
+    if (find_check(id) == nullptr) {
+      capture.changes.push_back({id, finding.status, "absent", false});
+    }
   }
   return capture;
 }

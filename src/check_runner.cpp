@@ -305,7 +305,7 @@ Summary Report::summary() const {
 
 Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelection& selection,
                   const std::vector<PythonInterpreter>& interpreters,
-                  const std::vector<DeclaredGpu>& declared_gpus) {
+                  const std::vector<DeclaredGpu>& declared_gpus, const RuntimeOptions& runtime) {
   Report report;
   report.tool_version = ROCDOC_VERSION;
   report.created = utc_now();
@@ -313,7 +313,7 @@ Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelec
   report.rules_revision = knowledge.revision;
   report.host_kind = host.kind();
   report.host_origin = host.origin();
-  const ProbeContext probe_context{host, knowledge, interpreters};
+  const ProbeContext probe_context{host, knowledge, interpreters, runtime};
   report.probes = run_probes(probe_context, report.facts);
   report.declared_gpus = declared_gpus;
   report.notes =

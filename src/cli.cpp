@@ -32,6 +32,7 @@
 #include "src/snapshot_command.h"
 #include "src/snapshot_host.h"
 #include "src/sysroot_host.h"
+#include "src/targets_command.h"
 #include "src/text_layout.h"
 #include "src/triage.h"
 #include "src/triage_command.h"
@@ -106,6 +107,8 @@ struct CheckOptions {
   std::string output;                ///< --output: the report there instead of on stdout
   std::string json_output;           ///< --json-output: the JSON report there as well
   std::string junit;                 ///< --junit: JUnit XML there as well
+  bool deep = false;                 ///< --deep: load the runtimes in child processes
+  std::string timeout;               ///< --timeout SECONDS for the --deep children
 };
 
 struct ExplainOptions {
@@ -475,8 +478,8 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
   if (options.redact) {
     redacting = std::make_unique<RedactingHost>(*host);
   }
-  Report report =
-      run_report(redacting ? *redacting : *host, knowledge, selection, interpreters, declared_gpus);
+  Report report = run_report(redacting ? *redacting : *host, knowledge, selection, interpreters,
+                             declared_gpus, runtime_options(options.deep, options.timeout));
   report.outcome = judge(report, fail_on, {required.begin(), required.end()});
   describe_capture(*host, capture_report, report);
   // The report is complete: render every output, then write the files, then standard output.
@@ -653,8 +656,8 @@ int run_explain(const ExplainOptions& options, std::ostream& out, std::ostream& 
 // The command line in rocdoc's words (docs/rocdoc.1.md): `rocdoc` alone is `rocdoc check`,
 // every error is one line naming the command and the flag, then a hint at that command's help.
 
-constexpr std::array<std::string_view, 6> k_commands = {"check",    "list-checks", "rules",
-                                                        "snapshot", "explain",     "triage"};
+constexpr std::array<std::string_view, 7> k_commands = {
+    "check", "list-checks", "rules", "snapshot", "explain", "triage", "targets"};
 constexpr std::array<std::string_view, 2> k_rules_commands = {"lint", "show"};
 
 bool is_option(std::string_view arg) { return arg.size() > 1 && arg.front() == '-'; }
@@ -702,14 +705,14 @@ std::optional<std::pair<std::string, std::string>> normalize_arguments(
   }
   if (!is_one_of(args[0], k_commands)) {
     const std::string best =
-        closest(args[0], {"check", "list-checks", "rules", "snapshot", "explain", "triage", "help",
-                          "version", "lint", "show"});
+        closest(args[0], {"check", "list-checks", "rules", "snapshot", "explain", "triage",
+                          "targets", "help", "version", "lint", "show"});
     const std::string suggestion = best == "lint" || best == "show" ? "rules " + best : best;
     return std::pair{
         "unknown command '" + util::printable(args[0]) + "'" +
             (suggestion.empty()
-                 ? "; the commands are check, snapshot, triage, list-checks, explain, rules "
-                   "lint, rules show, help and version"
+                 ? "; the commands are check, snapshot, triage, targets, list-checks, explain, "
+                   "rules lint, rules show, help and version"
                  : "; did you mean " + suggestion + "?"),
         std::string()};
   }
@@ -833,6 +836,29 @@ std::optional<std::string> directory_problem(const std::string& what, const std:
   return std::nullopt;
 }
 
+/// The most --timeout accepts: a runtime that needs longer than this to start is hung.
+constexpr double k_max_deep_timeout = 600;
+
+/// --timeout SECONDS (a positive decimal number, at most k_max_deep_timeout), or why not.
+std::optional<std::string> deep_timeout_problem(std::string_view command, bool deep,
+                                                const std::string& timeout) {
+  if (timeout.empty()) {
+    return std::nullopt;
+  }
+  if (!deep) {
+    return fmt::format("{} --timeout: it bounds the runtimes that --deep loads; add --deep",
+                       command);
+  }
+  const auto seconds = parse_deep_timeout(timeout);
+  if (!seconds) {
+    return fmt::format(
+        "{} --timeout: '{}' is not a number of seconds from 0.1 to {:g} (e.g. "
+        "--timeout 30)",
+        command, util::excerpt(timeout, 40), k_max_deep_timeout);
+  }
+  return std::nullopt;
+}
+
 /// snapshot's option values that cannot work, before anything is read.
 std::optional<std::string> snapshot_argument_problem(const SnapshotOptions& options) {
   if (!options.output.empty() && !options.dir.empty()) {
@@ -844,6 +870,13 @@ std::optional<std::string> snapshot_argument_problem(const SnapshotOptions& opti
   if (!options.root.empty() && !options.pythons.empty()) {
     return std::string(
         "snapshot --python: it runs an interpreter of this machine; it cannot go with --root");
+  }
+  if (auto problem = deep_timeout_problem("snapshot", options.deep, options.timeout)) {
+    return problem;
+  }
+  if (!options.root.empty() && options.deep) {
+    return std::string(
+        "snapshot --deep: it loads this machine's runtimes; it cannot go with --root");
   }
   if (auto problem = directory_problem("snapshot --rules", options.rules)) {
     return problem;
@@ -889,6 +922,15 @@ std::optional<std::string> check_argument_problem(const CheckOptions& options) {
   }
   if (auto problem = format_problem("check", options.format, options.json)) {
     return problem;
+  }
+  if (auto problem = deep_timeout_problem("check", options.deep, options.timeout)) {
+    return problem;
+  }
+  if (options.deep &&
+      (!options.root.empty() || !options.snapshot.empty() || !options.sysroot.empty())) {
+    return std::string(
+        "check --deep: it loads this machine's runtimes; it cannot go with --root, --snapshot or "
+        "--sysroot (a snapshot made with snapshot --deep replays its runtimes without it)");
   }
   if (auto problem = gpu_less_problem(options)) {
     return problem;
@@ -1027,6 +1069,14 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
       ->add_option("--env", options.env,
                    "With --sysroot: an environment variable of the image (NAME=VALUE, repeatable)")
       ->type_name("NAME=VALUE");
+  check->add_flag("--deep", options.deep,
+                  "Also load the HIP runtime, rocm_smi_lib and the HSA runtime, each in a child "
+                  "process with a deadline (runtime.hip-init, runtime.smi)");
+  check
+      ->add_option("--timeout", options.timeout,
+                   "With --deep: how long the runtimes may take, in seconds (default 10)")
+      ->type_name("SECONDS")
+      ->take_last();
   check->footer(std::string(k_check_exit_codes));
 
   RulesOptions rules_options;
@@ -1088,6 +1138,14 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
                    "Also search the environment of this interpreter (runs it once to ask for "
                    "sys.path; the snapshot keeps the answer)")
       ->type_name("PATH");
+  snapshot->add_flag("--deep", snapshot_options.deep,
+                     "Also load the HIP runtime, rocm_smi_lib and the HSA runtime in child "
+                     "processes; the snapshot keeps what they said");
+  snapshot
+      ->add_option("--timeout", snapshot_options.timeout,
+                   "With --deep: how long the runtimes may take, in seconds (default 10)")
+      ->type_name("SECONDS")
+      ->take_last();
   snapshot->footer(std::string(k_snapshot_exit_codes));
 
   TriageOptions triage_options;
@@ -1113,6 +1171,16 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
       ->take_last();
   triage->footer(std::string(k_triage_exit_codes));
 
+  TargetsOptions targets_options;
+  CLI::App* targets = app.add_subcommand(
+      "targets",
+      "Print the GPU targets compiled into HIP binaries (.so files, objects, offload bundles, "
+      "code objects) or named by a rocBLAS Tensile directory");
+  targets->add_option("FILE", targets_options.files, "A HIP binary or a rocblas/library directory")
+      ->type_name("FILE...");
+  targets->add_flag("--json", targets_options.json, "Print JSON (schema rocdoc-targets/1)");
+  targets->footer(std::string(k_targets_exit_codes));
+
   CLI::App* list = app.add_subcommand("list-checks", "List every check id with its severity");
   bool list_json = false;
   list->add_flag("--json", list_json,
@@ -1131,7 +1199,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
       ->type_name("FORMAT")
       ->take_last();
   explain->footer(std::string(k_explain_exit_codes));
-  for (CLI::App* command : {check, rules, lint, show, list, snapshot, explain, triage}) {
+  for (CLI::App* command : {check, rules, lint, show, list, snapshot, explain, triage, targets}) {
     command->allow_extras();
   }
 
@@ -1139,7 +1207,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   const std::map<std::string, const CLI::App*> commands = {
       {"", &app},           {"check", check},      {"rules", rules},       {"rules lint", lint},
       {"rules show", show}, {"list-checks", list}, {"snapshot", snapshot}, {"explain", explain},
-      {"triage", triage}};
+      {"triage", triage},   {"targets", targets}};
   const CLI::App& current = *commands.at(command);
   const auto usage_error = [&](const std::string& problem) {
     err << "rocdoc: " << problem << "\n" << usage_hint(command);
@@ -1174,6 +1242,10 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     if (!problem) {
       problem = directory_problem("triage --rules", triage_options.rules);
     }
+  } else if (targets->parsed() && targets_options.files.empty()) {
+    problem =
+        "targets: name at least one file (a HIP binary such as torch/lib/libtorch_hip.so, "
+        "or a rocblas/library directory)";
   } else if (explain->parsed()) {
     problem = explain_options.id.empty()
                   ? "explain: say which check to explain (an id that rocdoc list-checks prints, "
@@ -1210,6 +1282,9 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     }
     if (triage->parsed()) {
       return run_triage(triage_options, out, err);
+    }
+    if (targets->parsed()) {
+      return run_targets(targets_options, out, err);
     }
     if (lint->parsed()) {
       return run_rules_lint(rules_options, out);
@@ -1258,9 +1333,11 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   }
   // Everything a command prints is kept until it is done, then written at once: a command that
   // fails (exit 2) prints nothing on standard output, and a write that fails is exit 2 too.
+  // `targets` is the exception: like cat(1), it answers the files it could open when another
+  // cannot be opened (exit 2).
   std::ostringstream text;
   const int code = run_command(args, text, err, terminal, terminal_columns);
-  if (code == k_exit_usage) {
+  if (code == k_exit_usage && command_name(args) != "targets") {
     return code;
   }
   if (const auto problem = write_stream(out, text.str())) {

@@ -37,8 +37,8 @@ struct CheckDoc {
 /// The parts of the section of `id`; nullopt when `doc` has none.
 std::optional<CheckDoc> check_doc(std::string_view doc, std::string_view id);
 
-/// The line of a planned check in the "## Planned" section ("`runtime.smi` — rocm_smi_lib
-/// cannot …", without the id); nullopt when `id` is not listed there.
+/// The line of a planned check in the "## Planned" section ("`topology.p2p` — a multi-GPU
+/// host …", without the id); nullopt when `id` is not listed there.
 std::optional<std::string> planned_check(std::string_view doc, std::string_view id);
 
 /// A source named in a text: a link, a bare URL, or a GitHub reference.

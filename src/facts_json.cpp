@@ -1,6 +1,7 @@
 #include "src/facts_json.h"
 
 #include "probes/torch_origin.h"
+#include "src/runtime/runtime_json.h"
 
 #include <fmt/format.h>
 
@@ -68,6 +69,21 @@ std::string_view access_name(OpenAccess access) {
 }
 
 namespace {
+
+json gpu_code_json(const std::optional<GpuCode>& code) {
+  if (!code) {
+    return nullptr;
+  }
+  return {{"path", code->path}, {"targets", code->targets}};
+}
+
+json gpu_code_list_json(const std::vector<GpuCode>& codes) {
+  json list = json::array();
+  for (const auto& code : codes) {
+    list.push_back(gpu_code_json(code));
+  }
+  return list;
+}
 
 json library_files_json(const std::vector<LibraryFile>& files) {
   json list = json::array();
@@ -285,7 +301,9 @@ json facts_to_json(const Facts& facts) {
                  {"installer", optional_json(t.installer)},
                  {"bundles_hip", t.bundles_hip},
                  {"bundled_hsa_runtime", library_files_json(t.bundled_hsa_runtime)},
-                 {"compiled_targets", optional_json(t.compiled_targets)}};
+                 {"compiled_targets", optional_json(t.compiled_targets)},
+                 {"hip_libraries", gpu_code_list_json(t.hip_libraries)},
+                 {"rocblas_library", gpu_code_json(t.rocblas_library)}};
       }
       environments.push_back({{"site_dir", environment.site_dir},
                               {"prefix", environment.prefix},
@@ -343,10 +361,12 @@ json facts_to_json(const Facts& facts) {
                       {"ld_library_hip", hip_dirs},
                       {"wsl_dxcore", facts.rocm->wsl_dxcore},
                       {"rocdxg", facts.rocm->rocdxg},
-                      {"hsa_runtime", library_files_json(facts.rocm->hsa_runtime)}};
+                      {"hsa_runtime", library_files_json(facts.rocm->hsa_runtime)},
+                      {"rocblas_library", gpu_code_json(facts.rocm->rocblas_library)}};
   } else {
     result["rocm"] = nullptr;
   }
+  result["runtime"] = facts.runtime ? runtime::runtime_facts_json(*facts.runtime) : json(nullptr);
   return result;
 }
 

@@ -34,4 +34,29 @@ std::optional<std::uint32_t> kfd_from_gfx_name(std::string_view name) {
   return static_cast<std::uint32_t>(*major * 10000 + *minor * 100 + *stepping);
 }
 
+bool code_runs_on(std::string_view code, std::string_view processor, std::string_view generic,
+                  Xnack xnack) {
+  if (code == "amdgcnspirv") {
+    return true;
+  }
+  const auto colon = code.find(':');
+  const std::string_view code_processor = code.substr(0, colon);
+  if (code_processor != processor && (generic.empty() || code_processor != generic)) {
+    return false;
+  }
+  std::string_view features = colon == std::string_view::npos ? "" : code.substr(colon + 1);
+  while (!features.empty()) {
+    const auto next = features.find(':');
+    const std::string_view feature = features.substr(0, next);
+    if (feature == "xnack+" && xnack != Xnack::on) {
+      return false;
+    }
+    if (feature == "xnack-" && xnack != Xnack::off) {
+      return false;
+    }
+    features = next == std::string_view::npos ? "" : features.substr(next + 1);
+  }
+  return true;
+}
+
 }  // namespace rocdoc

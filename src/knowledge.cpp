@@ -310,6 +310,7 @@ void load_gfx_targets(const RuleReader& reader, Knowledge& knowledge) {
       }
     }
     target.rocm_since = reader.optional_text(entry, "rocm_since");
+    target.generic = reader.optional_text(entry, "generic");
     if (const YAML::Node override_node = entry["override"]) {
       target.override_value = load_override(reader, override_node);
     }

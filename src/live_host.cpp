@@ -1,6 +1,9 @@
 #include "src/live_host.h"
 
+#include "src/offload_file.h"
+
 #include "src/kernel_log.h"
+#include "src/runtime/runtime_runner.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -134,6 +137,15 @@ FileRead LiveHost::read_file_or_error(std::string_view path, std::size_t max_byt
   return read_local_file_or_error(std::string(path), max_bytes);
 }
 
+std::optional<std::vector<std::string>> LiveHost::offload_targets(std::string_view path) const {
+  // O_NONBLOCK: a FIFO planted where a library should be must not block the report.
+  util::UniqueFd fd(::open(std::string(path).c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  if (!fd.valid()) {
+    return std::nullopt;
+  }
+  return offload_targets_answer(scan_offload_file(std::move(fd)));
+}
+
 std::optional<std::vector<std::string>> LiveHost::list_dir(std::string_view path) const {
   return list_local_dir(std::string(path));
 }
@@ -241,6 +253,13 @@ Uname LiveHost::uname() const {
 }
 
 KernelLog LiveHost::kernel_log() const { return read_kernel_log(); }
+
+std::optional<RuntimeReport> LiveHost::runtime_report(const RuntimeRequest& request) const {
+  if (request.mode != RuntimeMode::load) {
+    return std::nullopt;  // the default check starts no process
+  }
+  return runtime::run_runtimes(request);
+}
 
 std::optional<std::string> LiveHost::local_path(std::string_view path) const {
   return std::string(path);

@@ -23,9 +23,9 @@ class LiveHost final : public Host {
   Uname uname() const override;
   std::optional<std::string> local_path(std::string_view path) const override;
   KernelLog kernel_log() const override;
-  std::optional<std::vector<std::string>> offload_targets(std::string_view) const override {
-    return std::nullopt;  // scanning fat binaries is not part of the default check
-  }
+  /// --deep: forks the runtime children (src/runtime/runtime_runner.h) in load mode only.
+  std::optional<RuntimeReport> runtime_report(const RuntimeRequest& request) const override;
+  std::optional<std::vector<std::string>> offload_targets(std::string_view path) const override;
 };
 
 /// The errno's symbolic name ("EACCES").

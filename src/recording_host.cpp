@@ -112,6 +112,14 @@ KernelLog RecordingHost::kernel_log() const {
   return *m_recording.kernel_log;
 }
 
+std::optional<RuntimeReport> RecordingHost::runtime_report(const RuntimeRequest& request) const {
+  auto report = m_inner.runtime_report(request);
+  if (report) {
+    m_recording.runtime = report;
+  }
+  return report;
+}
+
 Uname RecordingHost::uname() const {
   if (!m_recording.uname) {
     m_recording.uname = m_inner.uname();
@@ -122,7 +130,9 @@ Uname RecordingHost::uname() const {
 std::optional<std::vector<std::string>> RecordingHost::offload_targets(
     std::string_view path) const {
   auto targets = m_inner.offload_targets(path);
-  if (targets) {
+  // A library without GPU code (libc10.so) is not recorded: it reads back as unknown, which
+  // the probes treat the same as none.
+  if (targets && !targets->empty()) {
     if (const auto inside = resolve(path, FinalLink::follow)) {
       const auto stat = m_inner.stat(path);
       m_recording.binaries[*inside] = SnapshotBinary{stat ? stat->size : 0, *targets};

@@ -28,6 +28,7 @@ struct Recording {
   std::optional<Identity> identity;
   std::optional<Uname> uname;
   std::optional<KernelLog> kernel_log;
+  std::optional<RuntimeReport> runtime;  ///< --deep's children, when they ran
 };
 
 class RecordingHost final : public Host {
@@ -50,6 +51,7 @@ class RecordingHost final : public Host {
   Uname uname() const override;
   std::optional<std::vector<std::string>> offload_targets(std::string_view path) const override;
   KernelLog kernel_log() const override;
+  std::optional<RuntimeReport> runtime_report(const RuntimeRequest& request) const override;
   std::optional<std::string> local_path(std::string_view path) const override {
     return m_inner.local_path(path);
   }

@@ -400,6 +400,33 @@ KernelLog RedactingHost::kernel_log() const {
   return log;
 }
 
+std::optional<RuntimeReport> RedactingHost::runtime_report(const RuntimeRequest& request) const {
+  RuntimeRequest real = request;
+  for (auto* candidates : {&real.hip, &real.smi, &real.hsa}) {
+    for (auto& candidate : *candidates) {
+      candidate = m_redactions.backward(candidate);
+    }
+  }
+  auto report = m_inner.runtime_report(real);
+  if (!report) {
+    return report;
+  }
+  // Library paths under a home directory, and whatever the libraries printed.
+  for (auto* run : {&report->hip, &report->smi, &report->hsa}) {
+    if (!*run) {
+      continue;
+    }
+    (*run)->result = m_redactions.forward((*run)->result);
+    (*run)->error = m_redactions.forward((*run)->error);
+    for (auto* summary : {&(*run)->out, &(*run)->err}) {
+      for (auto& line : summary->first_lines) {
+        line = m_redactions.forward(line);
+      }
+    }
+  }
+  return report;
+}
+
 Identity RedactingHost::identity() const {
   Identity identity = m_inner.identity();
   identity.user = m_redactions.forward(identity.user);

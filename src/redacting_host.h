@@ -63,6 +63,7 @@ class RedactingHost final : public Host {
   /// A path or text as the probes see it through this host (--python's sys.path).
   std::string redact(std::string_view text) const { return m_redactions.forward(text); }
   KernelLog kernel_log() const override;
+  std::optional<RuntimeReport> runtime_report(const RuntimeRequest& request) const override;
   std::optional<std::vector<std::string>> offload_targets(std::string_view path) const override;
   std::optional<std::string> local_path(std::string_view path) const override;
 

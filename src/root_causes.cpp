@@ -101,7 +101,46 @@ bool per_node_override_unread(const CheckResult&, const CheckResult&, const Chec
   });
 }
 
+/// The HIP runtime (--deep) found no device or could not start: what keeps the GPUs from this
+/// process (permissions, a missing /dev/kfd, the masks) is why.
+bool hip_found_no_device(const CheckResult&, const CheckResult&, const CheckContext& context) {
+  const auto& runtime = context.facts.runtime;
+  if (!runtime || !runtime->hip) {
+    return false;
+  }
+  const RuntimeCall* count = runtime->hip->load.call("hipGetDeviceCount");
+  return count != nullptr &&
+         (count->name == "hipErrorNoDevice" || count->name == "hipErrorInitializationError" ||
+          count->name == "hipErrorNotInitialized" ||
+          (count->status == 0 &&
+           runtime->hip->device_count.value_or(0) < static_cast<int>(context.amd_gpus.size())));
+}
+
+/// The HIP runtime (--deep) reported that the code has no binary for the GPU.
+bool hip_found_no_binary(const CheckResult&, const CheckResult&, const CheckContext& context) {
+  const auto& runtime = context.facts.runtime;
+  return runtime && runtime->hip &&
+         std::any_of(runtime->hip->load.calls.begin(), runtime->hip->load.calls.end(),
+                     [](const RuntimeCall& call) {
+                       return call.name == "hipErrorNoBinaryForGpu" ||
+                              call.name == "hipErrorInvalidDeviceFunction";
+                     });
+}
+
 const CauseRule k_rules[] = {
+    // --deep: the HIP runtime fails for a reason another finding already names.
+    {"perm.kfd", "runtime.hip-init",
+     "the HIP runtime finds no device because this user cannot open /dev/kfd", hip_found_no_device},
+    {"perm.render", "runtime.hip-init",
+     "the HIP runtime finds no device because this user cannot open the render nodes",
+     hip_found_no_device},
+    {"driver.kfd-missing", "runtime.hip-init", "without /dev/kfd the HIP runtime finds no device",
+     hip_found_no_device},
+    {"env.visible-devices", "runtime.hip-init",
+     "the visible-device variables hide the GPUs the HIP runtime would use", hip_found_no_device},
+    {"torch.arch-missing", "runtime.hip-init",
+     "the HIP runtime reports no binary for the GPU because the wheel has no code for its target",
+     hip_found_no_binary},
     // Permissions: the session or the container lacks the group, so the nodes do not open.
     {"perm.container-groups", "perm.kfd",
      "the container was started without /dev/kfd's group (--group-add)", kfd_group_not_added},

@@ -97,7 +97,7 @@ void write(std::ostream& out, const rocdoc::Knowledge& k) {
     for (const auto& [release, status] : t.rocm) {
       out << "{" << literal(release) << ", " << literal(status) << "},";
     }
-    out << "}, .rocm_since = " << literal(t.rocm_since)
+    out << "}, .rocm_since = " << literal(t.rocm_since) << ", .generic = " << literal(t.generic)
         << ", .override_value = " << override_value(t.override_value) << ", .broken_firmware = {";
     for (const auto& b : t.broken_firmware) {
       out << "BrokenFirmware{.firmware = " << literal(b.firmware) << ", .versions = {";

@@ -62,6 +62,39 @@ std::string size_words(std::size_t bytes) {
 
 }  // namespace
 
+std::optional<std::chrono::milliseconds> parse_deep_timeout(std::string_view text) {
+  // Seconds with at most three decimals, read by hand: no locale, no exponent, no "inf".
+  const auto dot = text.find('.');
+  const auto whole = util::parse_number<std::uint32_t>(text.substr(0, dot));
+  std::uint64_t millis = 0;
+  if (dot != std::string_view::npos) {
+    const auto fraction = text.substr(dot + 1);
+    if (fraction.empty() || fraction.size() > 3 ||
+        fraction.find_first_not_of("0123456789") != std::string_view::npos) {
+      return std::nullopt;
+    }
+    millis = *util::parse_number<std::uint32_t>(std::string(fraction) +
+                                                std::string(3 - fraction.size(), '0'));
+  }
+  if (!whole || *whole > 600) {
+    return std::nullopt;
+  }
+  millis += std::uint64_t{*whole} * 1000;
+  if (millis < 100 || millis > 600'000) {
+    return std::nullopt;
+  }
+  return std::chrono::milliseconds(millis);
+}
+
+RuntimeOptions runtime_options(bool deep, const std::string& timeout) {
+  RuntimeOptions options;
+  options.mode = deep ? RuntimeMode::load : RuntimeMode::recorded_only;
+  if (const auto limit = parse_deep_timeout(timeout)) {
+    options.timeout = *limit;
+  }
+  return options;
+}
+
 int run_snapshot(const SnapshotOptions& options, const std::vector<PythonInterpreter>& interpreters,
                  std::ostream& out, std::ostream& err) {
   const auto start = std::chrono::steady_clock::now();
@@ -90,7 +123,8 @@ int run_snapshot(const SnapshotOptions& options, const std::vector<PythonInterpr
   }
   const Host& inspected = redacting ? *redacting : *source;
   const RecordingHost recorder(inspected);
-  Report report = run_report(recorder, knowledge, {}, asked);
+  Report report = run_report(recorder, knowledge, {}, asked, {},
+                             runtime_options(options.deep, options.timeout));
   report.outcome = judge(report, FailOn::error);
   std::ostringstream report_json;
   render_json(report, report_json);

@@ -21,7 +21,14 @@ struct SnapshotOptions {
   std::string note;    ///< --note TEXT: free text for the manifest
   bool redact = false;
   std::vector<std::string> pythons;  ///< --python PATH: also that interpreter's environment
+  bool deep = false;                 ///< --deep: the runtimes too (manifest key `runtime`)
+  std::string timeout;               ///< --timeout SECONDS, checked by the CLI
 };
+
+/// --timeout's value: seconds from 0.1 to 600, decimals allowed; nullopt when not one.
+std::optional<std::chrono::milliseconds> parse_deep_timeout(std::string_view text);
+/// --deep and --timeout (checked) as the runtime probe takes them.
+RuntimeOptions runtime_options(bool deep, const std::string& timeout);
 
 /// `interpreters`: those named with --python, asked for their sys.path already.
 int run_snapshot(const SnapshotOptions& options, const std::vector<PythonInterpreter>& interpreters,

@@ -14,6 +14,7 @@
 #include "rocdoc/env_allowlist.h"
 #include "src/live_host.h"
 #include "src/path_in_root.h"
+#include "src/runtime/runtime_json.h"
 #include "src/util/strings.h"
 
 namespace rocdoc {
@@ -381,6 +382,9 @@ SnapshotManifest parse_snapshot_manifest(std::string_view text, const std::strin
       }
       manifest.interpreters.push_back(std::move(interpreter));
     }
+  }
+  if (const auto runtime = root.find("runtime"); runtime != root.end() && !runtime->is_null()) {
+    manifest.runtime = runtime::parse_runtime_report(*runtime, file);
   }
   if (const json* stats = member(root, "stats", json::value_t::object, file, "")) {
     for (const auto& [path, stat] : stats->items()) {

@@ -49,6 +49,9 @@ struct SnapshotManifest {
   /// Interpreters named with `snapshot --python`, with the sys.path each printed then
   /// (rocdoc extension): check gives them to the python probe as --python would.
   std::vector<PythonInterpreter> interpreters;
+  /// What `snapshot --deep` found of the runtimes (rocdoc extension): replayed by check with or
+  /// without --deep.
+  std::optional<RuntimeReport> runtime;
 };
 
 /// Parses the manifest text; `file` names it in errors. Throws SnapshotError.
@@ -89,6 +92,9 @@ class SnapshotHost final : public Host {
   Uname uname() const override { return m_manifest.uname; }
   std::optional<std::string> local_path(std::string_view path) const override;
   KernelLog kernel_log() const override { return m_manifest.kernel_log; }
+  std::optional<RuntimeReport> runtime_report(const RuntimeRequest&) const override {
+    return m_manifest.runtime;
+  }
   std::optional<std::vector<std::string>> offload_targets(std::string_view path) const override;
 
  private:

@@ -127,6 +127,15 @@ FileRead SnapshotRoot::read_regular(std::string_view inside, std::size_t max_byt
   return read_all(file.get(), max_bytes);
 }
 
+util::UniqueFd SnapshotRoot::open_regular(std::string_view inside) const {
+  const util::UniqueFd path = open(inside, O_PATH);
+  struct ::stat checked {};
+  if (!path.valid() || ::fstat(path.get(), &checked) != 0 || !S_ISREG(checked.st_mode)) {
+    return {};
+  }
+  return reopen_for_reading(path.get());
+}
+
 std::optional<struct ::stat> SnapshotRoot::lstat(std::string_view inside) const {
   const util::UniqueFd path = open(inside, O_PATH);
   struct ::stat st {};

@@ -63,6 +63,8 @@ class SnapshotRoot final : public SnapshotTree {
   std::optional<std::string> read_link(std::string_view inside) const override;
   std::optional<std::vector<std::string>> list(std::string_view inside,
                                                std::size_t max_entries) const override;
+  /// A regular file opened for reading (never a link, device or FIFO); invalid otherwise.
+  util::UniqueFd open_regular(std::string_view inside) const;
 
  private:
   /// An fd for `inside` opened with `flags` (O_NOFOLLOW is implied for every component);

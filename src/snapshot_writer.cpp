@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "src/facts_json.h"
+#include "src/runtime/runtime_json.h"
 #include "src/util/unique_fd.h"
 
 namespace rocdoc {
@@ -123,6 +124,9 @@ json manifest_json(const Recording& recording, const CaptureInfo& info,
       log["error"] = recording.kernel_log->error;
     }
     manifest["kernel_log"] = log;
+  }
+  if (recording.runtime) {
+    manifest["runtime"] = runtime::runtime_report_json(*recording.runtime);
   }
   return manifest;
 }

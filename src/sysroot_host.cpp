@@ -1,5 +1,7 @@
 #include "src/sysroot_host.h"
 
+#include "src/offload_file.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 
@@ -58,6 +60,18 @@ FileRead SysrootHost::read_file_or_error(std::string_view path, std::size_t max_
     return {std::nullopt, "ENOENT"};
   }
   return m_root.read_regular(*inside, max_bytes);
+}
+
+std::optional<std::vector<std::string>> SysrootHost::offload_targets(std::string_view path) const {
+  const auto inside = resolve(path, FinalLink::follow);
+  if (!inside) {
+    return std::nullopt;
+  }
+  util::UniqueFd fd = m_root.open_regular(*inside);
+  if (!fd.valid()) {
+    return std::nullopt;
+  }
+  return offload_targets_answer(scan_offload_file(std::move(fd)));
 }
 
 std::optional<std::vector<std::string>> SysrootHost::list_dir(std::string_view path) const {

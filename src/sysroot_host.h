@@ -42,9 +42,7 @@ class SysrootHost final : public Host {
   Identity identity() const override;
   /// Unknown: a root filesystem has no running kernel (every field is empty).
   Uname uname() const override { return {}; }
-  std::optional<std::vector<std::string>> offload_targets(std::string_view) const override {
-    return std::nullopt;
-  }
+  std::optional<std::vector<std::string>> offload_targets(std::string_view path) const override;
   /// nullopt: nothing of the tree is handed to a library by path.
   std::optional<std::string> local_path(std::string_view) const override { return std::nullopt; }
 

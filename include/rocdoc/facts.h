@@ -220,6 +220,13 @@ struct LibraryFile {
   std::optional<std::uint64_t> size;
 };
 
+/// GPU code on disk and the targets it was compiled for: a HIP library's offload bundles
+/// (src/offload_bundle.h), or a rocBLAS Tensile directory's file names (tensile_names.h).
+struct GpuCode {
+  std::string path;                  ///< the library, or the rocblas/library directory
+  std::vector<std::string> targets;  ///< target ids, sorted: "gfx1030", "gfx90a:xnack-"
+};
+
 /// A directory on LD_LIBRARY_PATH that holds libamdhip64.so*: it wins over a wheel's copy.
 struct HipLibraryDir {
   std::string dir;
@@ -248,6 +255,7 @@ struct RocmFacts {
   bool wsl_dxcore = false;                    ///< /usr/lib/wsl/lib/libdxcore.so exists
   bool rocdxg = false;                        ///< librocdxg.so in the active ROCm's lib/
   std::vector<LibraryFile> hsa_runtime;       ///< libhsa-runtime64.so* in the active ROCm's lib/
+  std::optional<GpuCode> rocblas_library;     ///< the active ROCm's lib/rocblas/library (Tensile)
 
   /// "6.2" from the version of /opt/rocm, else of the only install; nullopt when unknown.
   std::optional<std::string> active_major_minor() const;
@@ -289,6 +297,9 @@ struct TorchInstall {
   TorchOrigin origin = TorchOrigin::unknown;
   std::string origin_detail;  ///< "pytorch.org wheel (rocm6.2.4 index)", "Debian/Ubuntu package"
   std::optional<std::vector<std::string>> compiled_targets;  ///< of torch/lib/libtorch_hip.so
+  /// Every library in torch/lib with GPU code (libtorch_hip.so and the bundled ROCm libraries)
+  std::vector<GpuCode> hip_libraries;
+  std::optional<GpuCode> rocblas_library;  ///< torch/lib/rocblas/library: its Tensile targets
 };
 
 /// A package installed beside torch: torchvision, torchaudio, pytorch-triton-rocm, triton.
@@ -370,6 +381,7 @@ struct Facts {
   std::optional<RocmFacts> rocm;
   std::optional<PythonFacts> python;
   std::optional<KernelLogFacts> kernel_log;
+  std::optional<RuntimeFacts> runtime;  ///< --deep (rocdoc/runtime.h), or a snapshot's record
 };
 
 }  // namespace rocdoc

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "rocdoc/runtime.h"
+
 namespace rocdoc {
 
 enum class FileType { regular, directory, symlink, char_device, block_device, other };
@@ -122,13 +124,22 @@ class Host {
   virtual Identity identity() const = 0;
   virtual Uname uname() const = 0;
 
-  /// gfx targets in a file's HIP offload bundles when they are known without reading the
-  /// file: a snapshot records them ("binaries"); the live machine does not scan by default.
+  /// The target ids in a file's HIP offload bundles (src/offload_bundle.h): the live machine
+  /// and a sysroot read the headers of the file's .hip_fatbin (never the whole file); a snapshot
+  /// replays them ("binaries"). Empty: a file without GPU code; nullopt: missing, unreadable,
+  /// or bundles with a problem.
   virtual std::optional<std::vector<std::string>> offload_targets(std::string_view path) const = 0;
 
   /// The GPU lines of the kernel log (src/kernel_log.h). A host without a kernel log (a
   /// root filesystem image, a snapshot that did not record one) answers "not read".
   virtual KernelLog kernel_log() const { return {}; }
+
+  /// --deep: the HIP runtime, rocm_smi_lib and the HSA runtime, each loaded in a child process
+  /// (only when request.mode is load), or what a snapshot recorded of them whatever the mode;
+  /// nullopt when neither (a root filesystem image never loads its libraries).
+  virtual std::optional<RuntimeReport> runtime_report(const RuntimeRequest&) const {
+    return std::nullopt;
+  }
 
   /// A directory of the reading machine that holds the inspected machine's `path`,
   /// for libraries that need a real path (libpci's sysfs.path). nullopt if none.

@@ -55,6 +55,7 @@ struct GfxTarget {
   std::string source;
   std::map<std::string, std::string> rocm;  ///< "6.4" → supported | deprecated | unsupported
   std::string rocm_since;                   ///< first point release when support began mid-minor
+  std::string generic;  ///< LLVM's generic family target whose code runs here ("gfx10-3-generic")
   std::optional<GfxOverride> override_value;
   std::vector<BrokenFirmware> broken_firmware;
 

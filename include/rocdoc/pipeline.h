@@ -19,9 +19,11 @@ struct CheckSelection {
 
 /// Runs every probe and the selected checks. `interpreters` are those named with --python.
 /// With `declared_gpus` (--gpu: GPU-less mode) the checks see those GPUs instead of the ones
-/// found, and the machine checks (Judges::machine) are skipped.
+/// found, and the machine checks (Judges::machine) are skipped. `runtime`: --deep and its
+/// --timeout (the runtime probe).
 Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelection& selection,
                   const std::vector<PythonInterpreter>& interpreters = {},
-                  const std::vector<DeclaredGpu>& declared_gpus = {});
+                  const std::vector<DeclaredGpu>& declared_gpus = {},
+                  const RuntimeOptions& runtime = {});
 
 }  // namespace rocdoc

@@ -1,6 +1,7 @@
 // The probe table: one row per probe, in run order.
 #pragma once
 
+#include <chrono>
 #include <span>
 #include <string>
 #include <string_view>
@@ -18,10 +19,17 @@ struct PythonInterpreter {
   std::vector<std::string> sys_path;
 };
 
+/// --deep (load the runtimes in children) and its --timeout.
+struct RuntimeOptions {
+  RuntimeMode mode = RuntimeMode::recorded_only;
+  std::chrono::milliseconds timeout{10'000};
+};
+
 struct ProbeContext {
   const Host& host;
   const Knowledge& knowledge;
   const std::vector<PythonInterpreter>& interpreters;
+  RuntimeOptions runtime;
 };
 
 struct ProbeInfo {

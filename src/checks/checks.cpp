@@ -358,6 +358,24 @@ const std::vector<CheckInfo>& table() {
        Judges::machine,
        {"system"},
        checks::os_wsl},
+      // Deep checks: they read the runtime probe, which is empty without --deep (the check
+      // then says so itself), so it is not among the probes they need.
+      {"runtime.hip-init",
+       "Runtimes (--deep)",
+       "HIP runtime initialises",
+       Severity::error,
+       Scope::bare_metal,
+       Judges::machine,
+       {"pci", "kfd_topology", "env"},
+       checks::runtime_hip_init},
+      {"runtime.smi",
+       "Runtimes (--deep)",
+       "rocm_smi_lib agrees with KFD",
+       Severity::warning,
+       Scope::bare_metal,
+       Judges::machine,
+       {"pci", "kfd_topology"},
+       checks::runtime_smi},
   };
   return k_checks;
 }

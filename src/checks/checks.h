@@ -74,6 +74,10 @@ CheckResult env_rocm_arch(const CheckContext& context);
 CheckResult env_unknown(const CheckContext& context);
 CheckResult env_rocm_path(const CheckContext& context);
 
+// Deep checks (runtime.cpp): --deep, probe runtime
+CheckResult runtime_hip_init(const CheckContext& context);
+CheckResult runtime_smi(const CheckContext& context);
+
 // Shared helpers
 /// "Radeon RX 7900 XTX (0000:03:00.0, gfx1100)"
 std::string describe(const AmdGpu& gpu);

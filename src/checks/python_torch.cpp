@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 #include <algorithm>
 
+#include "rocdoc/gfx_target.h"
 #include "src/checks/checks.h"
 #include "src/checks/software.h"
 #include "src/checks/torch_companions.h"
@@ -381,43 +382,101 @@ CheckResult torch_companions(const CheckContext& context) {
       problems, fix);
 }
 
+namespace {
+
+std::string file_name(const std::string& path) { return path.substr(path.rfind('/') + 1); }
+
+/// The GPU code of a torch install that torch.arch-missing judges: libtorch_hip.so first, the
+/// bundled ROCm libraries, then the rocBLAS Tensile directory it loads: its own (pytorch.org
+/// wheels bundle one), else the active ROCm's (AMD's and distributions' builds load the
+/// system's librocblas, whose "Cannot read TensileLibrary.dat ... for GPU arch" is the classic
+/// gfx1031 failure).
+std::vector<const GpuCode*> judged_code(const TorchInstall& torch, const CheckContext& context) {
+  std::vector<const GpuCode*> code;
+  for (const auto& library : torch.hip_libraries) {
+    code.push_back(&library);
+  }
+  std::stable_partition(code.begin(), code.end(), [](const GpuCode* library) {
+    return file_name(library->path) == "libtorch_hip.so";
+  });
+  if (torch.rocblas_library) {
+    code.push_back(&*torch.rocblas_library);
+  } else if (!code.empty() && context.facts.rocm && context.facts.rocm->rocblas_library) {
+    code.push_back(&*context.facts.rocm->rocblas_library);
+  }
+  return code;
+}
+
+/// "libtorch_hip.so"; "rocblas/library" for the wheel's Tensile directory, the whole path for
+/// the system's.
+std::string code_name(const GpuCode& code) {
+  const auto cut = code.path.rfind("/torch/lib/");
+  return cut == std::string::npos ? code.path : code.path.substr(cut + 11);
+}
+
+bool has_code_for(const GpuCode& code, const std::string& processor, const std::string& generic,
+                  Xnack xnack) {
+  return std::any_of(code.targets.begin(), code.targets.end(), [&](const std::string& target) {
+    return code_runs_on(target, processor, generic, xnack);
+  });
+}
+
+}  // namespace
+
 CheckResult torch_arch_missing(const CheckContext& context) {
   std::vector<std::string> problems;
   std::vector<std::string> evidence;
   std::vector<Fix> fix;
   bool any = false;
+  const std::string* xnack_setting =
+      context.facts.env ? context.facts.env->find("HSA_XNACK") : nullptr;
+  const Xnack xnack = xnack_setting != nullptr && *xnack_setting == "1" ? Xnack::on : Xnack::off;
   for (const auto* environment : torch_environments(context)) {
-    const auto& compiled = environment->torch->compiled_targets;
-    if (!compiled) {
+    const auto code = judged_code(*environment->torch, context);
+    if (code.empty()) {
       continue;
     }
     any = true;
-    std::vector<std::string> plain;
-    for (const auto& target : *compiled) {
-      plain.push_back(target.substr(0, target.find(':')));
+    for (const auto* library : code) {
+      evidence.push_back(fmt::format("{}: {}", library->path, util::join(library->targets, " ")));
     }
-    evidence.push_back(fmt::format("{}/torch/lib/libtorch_hip.so: {}", environment->site_dir,
-                                   util::join(*compiled, " ")));
     for (const auto& gpu : context.amd_gpus) {
-      if (gpu.target == nullptr) {
+      const std::string processor = gpu.gfx_target();
+      if (processor.empty()) {
         continue;
       }
       const auto setting = override_for(context, gpu);
       const std::string effective =
-          setting ? override_target(setting->value).value_or(gpu.target->name) : gpu.target->name;
-      if (std::find(plain.begin(), plain.end(), effective) == plain.end()) {
-        problems.push_back(
-            fmt::format("{} has no code for {} ({})", environment->site_dir, effective, gpu.name));
-        if (fix.empty()) {
-          fix = remedy_for(context, gpu, environment);
+          setting ? override_target(setting->value).value_or(processor) : processor;
+      const GfxTarget* effective_target = context.knowledge.target(effective);
+      const std::string generic = effective_target ? effective_target->generic : "";
+      std::vector<const GpuCode*> missing;
+      for (const auto* library : code) {
+        if (!has_code_for(*library, effective, generic, xnack)) {
+          missing.push_back(library);
         }
+      }
+      if (missing.empty()) {
+        continue;
+      }
+      std::vector<std::string> names;
+      for (const auto* library : missing) {
+        names.push_back(code_name(*library));
+      }
+      problems.push_back(fmt::format(
+          "{} has no code for {} ({}{}) in {}; {} has {}", environment->site_dir, effective,
+          gpu.name, setting ? ", by " + setting->variable + "=" + setting->value : std::string(),
+          util::join(names, ", "), code_name(*missing.front()),
+          util::join(missing.front()->targets, " ")));
+      if (fix.empty()) {
+        fix = remedy_for(context, gpu, environment);
       }
     }
   }
   if (!any) {
     return skip(
-        "the gfx targets compiled into the wheel are not known (snapshot \"binaries\" or a "
-        "fat-binary scan)");
+        "no ROCm torch with GPU code was found (torch/lib/libtorch_hip.so and its bundled "
+        "libraries are read from their offload bundles)");
   }
   if (problems.empty()) {
     return pass("the wheel's HIP libraries have code for every GPU", evidence);

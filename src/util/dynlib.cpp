@@ -1,6 +1,10 @@
 #include "src/util/dynlib.h"
 
 #include <dlfcn.h>
+#include <link.h>
+
+#include <climits>
+#include <cstdlib>
 
 namespace rocdoc::util {
 
@@ -23,6 +27,19 @@ DynLib::~DynLib() {
   if (m_handle != nullptr) {
     dlclose(m_handle);
   }
+}
+
+std::optional<std::string> DynLib::real_path() const {
+  link_map* map = nullptr;
+  if (m_handle == nullptr || ::dlinfo(m_handle, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr ||
+      map->l_name == nullptr || map->l_name[0] == '\0') {
+    return std::nullopt;
+  }
+  char resolved[PATH_MAX];
+  if (::realpath(map->l_name, resolved) == nullptr) {
+    return std::string(map->l_name);
+  }
+  return std::string(resolved);
 }
 
 void* DynLib::raw_symbol(const char* name) const {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -16,6 +17,8 @@ class DynLib {
   DynLib& operator=(const DynLib&) = delete;
 
   bool loaded() const { return m_handle != nullptr; }
+  /// The file that was loaded, links resolved (dlinfo), when one was.
+  std::optional<std::string> real_path() const;
   const std::string& soname() const { return m_soname; }
   const std::string& error() const { return m_error; }
 

@@ -12,6 +12,7 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <thread>
 
@@ -36,14 +37,17 @@ constexpr std::chrono::seconds k_death_wait{1};
 // program: while it runs, these signals kill its group first and then get rocdoc's previous
 // handling (the default: rocdoc ends).
 constexpr std::array<int, 4> k_forwarded_signals = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-std::atomic<pid_t> running_group{0};
+/// The process groups of the programs running now (run_capture: one; run_forked: a few).
+std::array<std::atomic<pid_t>, k_max_forked> running_groups{};
 std::array<struct sigaction, k_forwarded_signals.size()> previous_actions{};
 static_assert(std::atomic<pid_t>::is_always_lock_free, "read in a signal handler");
 
 void kill_group_and_reraise(int signal) {
-  const pid_t group = running_group.load();
-  if (group > 0) {
-    ::kill(-group, SIGKILL);
+  for (const auto& running : running_groups) {
+    const pid_t group = running.load();
+    if (group > 0) {
+      ::kill(-group, SIGKILL);
+    }
   }
   for (std::size_t i = 0; i < k_forwarded_signals.size(); ++i) {
     if (k_forwarded_signals[i] == signal) {
@@ -80,7 +84,9 @@ class SignalsDuringRun {
     }
   }
   ~SignalsDuringRun() {
-    running_group.store(0);
+    for (auto& running : running_groups) {
+      running.store(0);
+    }
     for (std::size_t i = 0; i < k_forwarded_signals.size(); ++i) {
       if (m_installed[i]) {
         ::sigaction(k_forwarded_signals[i], &previous_actions[i], nullptr);
@@ -93,7 +99,14 @@ class SignalsDuringRun {
   SignalsDuringRun(const SignalsDuringRun&) = delete;
   SignalsDuringRun& operator=(const SignalsDuringRun&) = delete;
 
-  void forward_to(pid_t group) { running_group.store(group); }
+  void forward_to(pid_t group) {
+    for (auto& running : running_groups) {
+      if (running.load() == 0) {
+        running.store(group);
+        return;
+      }
+    }
+  }
 
  private:
   std::array<bool, k_forwarded_signals.size()> m_installed{};
@@ -244,7 +257,211 @@ ReadEnd read_output(int fd, pid_t pid, const CaptureLimits& limits, Clock::time_
   }
 }
 
+/// One forked child as the parent follows it.
+struct Child {
+  pid_t pid = -1;
+  std::array<int, 3> fds{-1, -1, -1};  ///< read ends: stdout, stderr, result
+  std::optional<Clock::time_point> exited_at;
+  ForkedOutput output;
+
+  bool streams_open() const {
+    return std::any_of(fds.begin(), fds.end(), [](int fd) { return fd >= 0; });
+  }
+  CapturedStream& stream(std::size_t i) {
+    return i == 0 ? output.out : i == 1 ? output.err : output.result;
+  }
+};
+
+/// The child's side: its descriptors in place, then the body; never returns.
+[[noreturn]] void become_child(const std::function<int(int)>& body,
+                               const std::array<int, 3>& ends) {
+  ::setpgid(0, 0);
+  for (const int signal : k_forwarded_signals) {
+    ::signal(signal, SIG_DFL);
+  }
+  // A crash in the child ends it with its signal, whatever handler this process (or a
+  // sanitizer runtime) installed: the parent reports the signal.
+  for (const int signal : {SIGCHLD, SIGPIPE, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
+    ::signal(signal, SIG_DFL);
+  }
+  // Above every target first, so that no dup2 below overwrites an end still needed.
+  std::array<int, 3> high{};
+  for (std::size_t i = 0; i < ends.size(); ++i) {
+    high[i] = ::fcntl(ends[i], F_DUPFD, 10);
+  }
+  const int null = ::open("/dev/null", O_RDONLY);
+  if (null < 0 || high[0] < 0 || high[1] < 0 || high[2] < 0 || ::dup2(null, STDIN_FILENO) < 0 ||
+      ::dup2(high[0], STDOUT_FILENO) < 0 || ::dup2(high[1], STDERR_FILENO) < 0 ||
+      ::dup2(high[2], k_result_fd) < 0) {
+    ::_exit(126);
+  }
+  ::closefrom(k_result_fd + 1);
+  int status = 125;
+  try {
+    status = body(k_result_fd);
+  } catch (...) {
+    status = 125;
+  }
+  ::_exit(status);
+}
+
+bool start_child(const std::function<int(int)>& body, Child& child) {
+  std::array<std::array<int, 2>, 3> pipes{};
+  for (std::size_t i = 0; i < pipes.size(); ++i) {
+    if (::pipe2(pipes[i].data(), O_CLOEXEC) != 0) {
+      child.output.error = std::string("pipe: ") + std::strerror(errno);
+      for (std::size_t j = 0; j < i; ++j) {
+        ::close(pipes[j][0]);
+        ::close(pipes[j][1]);
+      }
+      return false;
+    }
+  }
+  std::fflush(nullptr);  // nothing buffered here may be written twice by the child's exit
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    become_child(body, {pipes[0][1], pipes[1][1], pipes[2][1]});
+  }
+  for (std::size_t i = 0; i < pipes.size(); ++i) {
+    ::close(pipes[i][1]);
+    child.fds[i] = pipes[i][0];
+  }
+  if (pid < 0) {
+    child.output.error = std::string("fork: ") + std::strerror(errno);
+    for (int& fd : child.fds) {
+      ::close(fd);
+      fd = -1;
+    }
+    return false;
+  }
+  ::setpgid(pid, pid);  // also here: the group must exist before the parent may kill it
+  child.pid = pid;
+  return true;
+}
+
+/// Reads what is ready on one stream: keeps up to `limit`, counts and drops the rest.
+void read_stream(int& fd, CapturedStream& stream, std::size_t limit) {
+  std::array<char, 65536> buffer{};
+  const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+  if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
+    return;
+  }
+  if (n <= 0) {
+    ::close(fd);
+    fd = -1;
+    return;
+  }
+  const auto size = static_cast<std::size_t>(n);
+  stream.bytes += size;
+  if (stream.kept.size() < limit) {
+    stream.kept.append(buffer.data(), std::min(size, limit - stream.kept.size()));
+  }
+}
+
+/// Follows every child until all have exited and closed their streams (or held them open past
+/// the grace period), or the deadline passes.
+void follow_children(std::vector<Child>& children, const ForkLimits& limits,
+                     Clock::time_point deadline) {
+  while (true) {
+    const auto now = Clock::now();
+    bool waiting = false;
+    std::vector<pollfd> ready;
+    std::vector<std::pair<std::size_t, std::size_t>> owners;  // child, stream
+    for (std::size_t c = 0; c < children.size(); ++c) {
+      Child& child = children[c];
+      if (child.pid < 0) {
+        continue;
+      }
+      if (!child.exited_at && has_exited(child.pid)) {
+        child.exited_at = now;
+      }
+      const bool graced = child.exited_at && now >= *child.exited_at + limits.exit_grace;
+      if (!child.streams_open() && child.exited_at) {
+        continue;
+      }
+      if (graced) {
+        continue;
+      }
+      waiting = true;
+      for (std::size_t i = 0; i < child.fds.size(); ++i) {
+        if (child.fds[i] >= 0) {
+          ready.push_back({child.fds[i], POLLIN, 0});
+          owners.emplace_back(c, i);
+        }
+      }
+    }
+    if (!waiting || now >= deadline) {
+      return;
+    }
+    const auto wait = std::chrono::ceil<std::chrono::milliseconds>(
+        std::min<Clock::duration>(deadline - now, k_exit_check));
+    const int count = ::poll(ready.data(), ready.size(), static_cast<int>(wait.count()));
+    if (count <= 0) {
+      continue;  // a timeout, or EINTR: look at the children again
+    }
+    for (std::size_t i = 0; i < ready.size(); ++i) {
+      if ((ready[i].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)) == 0) {
+        continue;
+      }
+      auto& [c, stream] = owners[i];
+      Child& child = children[c];
+      read_stream(child.fds[stream], child.stream(stream),
+                  stream == 2 ? limits.max_result : limits.max_output);
+    }
+  }
+}
+
 }  // namespace
+
+std::vector<ForkedOutput> run_forked(const std::vector<std::function<int(int)>>& bodies,
+                                     const ForkLimits& limits) {
+  std::vector<Child> children(bodies.size());
+  if (bodies.size() > k_max_forked) {
+    for (Child& child : children) {
+      child.output.error = "more children than run_forked runs at once";
+    }
+  } else {
+    SignalsDuringRun signals;
+    const auto start = Clock::now();
+    const auto deadline = start + limits.time;
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+      if (start_child(bodies[i], children[i])) {
+        signals.forward_to(children[i].pid);
+      }
+    }
+    follow_children(children, limits, deadline);
+    for (Child& child : children) {
+      for (int& fd : child.fds) {
+        if (fd >= 0) {
+          ::close(fd);
+          fd = -1;
+        }
+      }
+      if (child.pid < 0) {
+        continue;
+      }
+      const bool exited = wait_for_exit(child.pid, deadline);
+      const auto end = child.exited_at ? *child.exited_at : Clock::now();
+      ::kill(-child.pid, SIGKILL);  // whatever the ending: nothing it started outlives it
+      const auto status = reap_killed(child.pid);
+      ForkedOutput& output = child.output;
+      output.elapsed =
+          std::chrono::duration_cast<std::chrono::milliseconds>((exited ? end : deadline) - start);
+      if (!exited || !status) {
+        output.ending = Ending::timed_out;
+      } else if (WIFEXITED(*status)) {
+        output.exit_status = WEXITSTATUS(*status);
+      } else if (WIFSIGNALED(*status)) {
+        output.signal = WTERMSIG(*status);
+      }
+    }
+  }
+  std::vector<ForkedOutput> outputs;
+  for (Child& child : children) {
+    outputs.push_back(std::move(child.output));
+  }
+  return outputs;
+}
 
 std::optional<ProcessOutput> run_capture(const std::vector<std::string>& argv,
                                          const std::vector<std::string>& environment,

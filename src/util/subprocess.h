@@ -1,9 +1,12 @@
-// Running one program and capturing its output, with a time limit. Only `check --python`
-// uses it: the default check never starts a process.
+// Running one program and capturing its output, with a time limit; running a few functions
+// in forked children the same way. Only `check --python` and `--deep` use them: the default
+// check never starts a process.
 #pragma once
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,6 +48,49 @@ struct ProcessOutput {
 std::optional<ProcessOutput> run_capture(const std::vector<std::string>& argv,
                                          const std::vector<std::string>& environment,
                                          const CaptureLimits& limits, std::string& error);
+
+/// The most children run_forked() runs at once.
+inline constexpr std::size_t k_max_forked = 4;
+
+/// What bounds the children of run_forked(): one deadline for all of them, and what is kept
+/// of each stream (the rest is read and dropped, so a child never blocks on a full pipe).
+struct ForkLimits {
+  std::chrono::milliseconds time;
+  std::size_t max_output = 64 * 1024;   ///< of its standard output and of its standard error
+  std::size_t max_result = 256 * 1024;  ///< of its result channel
+  std::chrono::milliseconds exit_grace{200};
+};
+
+/// One stream of a child: its first bytes, and how many it wrote in all.
+struct CapturedStream {
+  std::string kept;
+  std::uint64_t bytes = 0;
+};
+
+struct ForkedOutput {
+  Ending ending = Ending::finished;  ///< finished or timed_out
+  std::optional<int> exit_status;
+  std::optional<int> signal;
+  std::chrono::milliseconds elapsed{0};  ///< until it exited, or the deadline
+  CapturedStream out;
+  CapturedStream err;
+  CapturedStream result;
+  std::string error;  ///< it could not be started (and nothing else is set)
+};
+
+/// Runs each function in a child forked from this process, all at once, and waits for them
+/// under one deadline. A child gets stdin from /dev/null, its stdout and stderr on pipes, a
+/// result channel on file descriptor `k_result_fd`, no other descriptor, default signal
+/// handling, and a process group of its own; the function's return is its exit status (an
+/// exception is 125), and it ends with _exit (no atexit handler, no destructor of this
+/// process). Every group is killed (SIGKILL) at the end, whatever happened, and every child
+/// reaped (one that SIGKILL cannot end within a second is left, as in run_capture). For a
+/// single-threaded process only: fork() copies the calling thread alone.
+std::vector<ForkedOutput> run_forked(const std::vector<std::function<int(int result_fd)>>& bodies,
+                                     const ForkLimits& limits);
+
+/// The result channel's descriptor in a child of run_forked().
+inline constexpr int k_result_fd = 3;
 
 /// "SIGSEGV" for a signal with a name, else its number ("40").
 std::string signal_name(int signal);

@@ -338,7 +338,7 @@ results.check("About the Permissions checks" in perm and "    sudo usermod -aG r
               "explain perm.kfd: the area's shared fixes, code indented")
 for args, needle in [(["perm.kdf"], "rocdoc: explain: unknown check id 'perm.kdf'; did you mean perm.kfd?\n"),
                      (["nothing.like.it"], "rocdoc: explain: unknown check id 'nothing.like.it'; rocdoc list-checks lists them\n"),
-                     (["runtime.smi"], "rocdoc: explain: runtime.smi is a planned check, not implemented yet (rocm_smi_lib"),
+                     (["topology.p2p"], "rocdoc: explain: topology.p2p is a planned check, not implemented yet (a multi-GPU host"),
                      ([], "rocdoc: explain: say which check to explain"),
                      (["gpu.none", "--format", "jsn"], "rocdoc: explain --format: 'jsn' is not human, json or markdown; did you mean json?\n"),
                      (["gpu.none", "--json", "--format", "markdown"], "rocdoc: explain --format: --json is short for --format json")]:

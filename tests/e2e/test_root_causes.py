@@ -30,6 +30,11 @@ EXPECTED = {
     "container-groups-missing": (
         3, 1, 2,
         {"perm.kfd": ["perm.container-groups"], "perm.render": ["perm.container-groups"]}),
+    # --deep recorded: HIP finds no device because /dev/kfd does not open (caused_by perm.kfd).
+    "deep-container-groups-missing": (
+        4, 1, 2,
+        {"perm.kfd": ["perm.container-groups"], "perm.render": ["perm.container-groups"],
+         "runtime.hip-init": ["perm.kfd"]}),
     "rootless-distrobox-nogroup": (
         3, 0, 1,
         {"perm.kfd": ["perm.container-groups"], "perm.render": ["perm.container-groups"]}),

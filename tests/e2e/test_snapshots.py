@@ -123,9 +123,15 @@ check(proc.returncode == 2 and "cannot go with --root" in proc.stderr, "snapshot
 h200 = os.path.join(os.path.dirname(FIXTURES), "snapshots", "h200-cuda-wheel-ubuntu2404.tar.gz")
 proc = run(BINARY, "check", "--json", "--snapshot", h200)
 document = json.loads(proc.stdout)
+# Checks newer than the capture that cannot run on it (runtime.* without a recorded `runtime`),
+# and skips or passes in other words (torch.arch-missing's skip reason), change no finding.
 check(document["host"]["snapshot"]["created"] == "2026-12-01T22:43:10Z" and
       document["host"]["snapshot"]["changes"] == [],
       f"the H200 snapshot reads with no change since capture ({document['host'].get('snapshot')})")
+# Checks left out with --only are not "absent now" (found on the H200 host with check --only).
+proc = run(BINARY, "check", "--json", "--snapshot", h200, "--only", "gpu.none,torch.*")
+only = json.loads(proc.stdout)["host"]["snapshot"]
+check(only["changes"] == [], f"--only leaves the other checks out of the comparison ({only})")
 check([c["id"] for c in document["checks"] if c["status"] == "fail"] == ["gpu.none"] and
       any((e.get("torch") or {}).get("version") == "2.11.0+cu130"
           for e in document["facts"]["python"]["environments"]),

@@ -390,10 +390,17 @@ TEST_CASE("help and version work; unknown commands and options get a did-you-mea
   CHECK(chek.out.empty());
   CHECK(chek.err ==
         "rocdoc: unknown command 'chek'; did you mean check?\nRun 'rocdoc --help' for usage.\n");
+  CHECK(
+      cli({"targts"}).err ==
+      "rocdoc: unknown command 'targts'; did you mean targets?\nRun 'rocdoc --help' for usage.\n");
+  CHECK(cli({"targets"}).err ==
+        "rocdoc: targets: name at least one file (a HIP binary such as "
+        "torch/lib/libtorch_hip.so, or a rocblas/library directory)\nRun 'rocdoc targets --help' "
+        "for usage.\n");
   CHECK(cli({"frobnicate"}).err ==
         "rocdoc: unknown command 'frobnicate'; the commands are check, snapshot, triage, "
-        "list-checks, explain, rules lint, rules show, help and version\nRun 'rocdoc --help' for "
-        "usage.\n");
+        "targets, list-checks, explain, rules lint, rules show, help and version\nRun 'rocdoc "
+        "--help' for usage.\n");
   CHECK(cli({"rules", "lnt"}).err ==
         "rocdoc: rules: unknown command 'lnt'; did you mean lint?\n"
         "Run 'rocdoc rules --help' for usage.\n");

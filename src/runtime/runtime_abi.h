@@ -1,0 +1,118 @@
+// The few functions and structs of the HIP runtime, rocm_smi_lib and the HSA runtime that
+// --deep calls, declared here because their headers are not there when rocdoc is built on a
+// user's machine, and rocdoc never links these libraries (it dlopens them in a child).
+// tests/abi/runtime_abi_check.cpp compiles against the real headers (Debian's libamdhip64-dev,
+// librocm-smi-dev, libhsa-runtime-dev) and proves every type and offset here matches them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace rocdoc::runtime_abi {
+
+// ---- HIP (hip/hip_runtime_api.h) ----------------------------------------------------------
+
+/// hipError_t: an enum whose values are all positive, so unsigned int underneath.
+using HipError = unsigned int;
+inline constexpr HipError k_hip_success = 0;
+/// hipMemcpyKind
+using HipMemcpyKind = unsigned int;
+inline constexpr HipMemcpyKind k_hip_memcpy_host_to_device = 1;
+inline constexpr HipMemcpyKind k_hip_memcpy_device_to_host = 2;
+
+/// The legacy hipDeviceProp_t (HIP 5.x) up to gcnArchName: what the exported symbol
+/// `hipGetDeviceProperties` fills in every HIP release. HIP 6 headers #define that name to
+/// hipGetDevicePropertiesR0600 with a different struct; rocdoc dlsyms the plain name, whose
+/// layout ROCm keeps for old binaries (ROCm/clr hipamd/src/hip_device_deprecated.cpp). The
+/// whole struct is larger: the call gets a zeroed buffer of k_hip_device_prop_buffer bytes.
+struct HipDevicePropPrefix {
+  char name[256];
+  std::size_t totalGlobalMem;
+  std::size_t sharedMemPerBlock;
+  int regsPerBlock;
+  int warpSize;
+  int maxThreadsPerBlock;
+  int maxThreadsDim[3];
+  int maxGridSize[3];
+  int clockRate;
+  int memoryClockRate;
+  int memoryBusWidth;
+  std::size_t totalConstMem;
+  int major;
+  int minor;
+  int multiProcessorCount;
+  int l2CacheSize;
+  int maxThreadsPerMultiProcessor;
+  int computeMode;
+  int clockInstructionRate;
+  std::uint32_t arch;  ///< hipDeviceArch_t: bit fields in 32 bits
+  int concurrentKernels;
+  int pciDomainID;
+  int pciBusID;
+  int pciDeviceID;
+  std::size_t maxSharedMemoryPerMultiProcessor;
+  int isMultiGpuBoard;
+  int canMapHostMemory;
+  int gcnArch;
+  char gcnArchName[256];
+};
+inline constexpr std::size_t k_hip_device_prop_buffer = 8192;
+
+using HipRuntimeGetVersionFn = HipError (*)(int*);
+using HipDriverGetVersionFn = HipError (*)(int*);
+using HipGetDeviceCountFn = HipError (*)(int*);
+using HipGetDevicePropertiesFn = HipError (*)(HipDevicePropPrefix*, int);
+using HipMallocFn = HipError (*)(void**, std::size_t);
+using HipMemcpyFn = HipError (*)(void*, const void*, std::size_t, HipMemcpyKind);
+using HipFreeFn = HipError (*)(void*);
+using HipGetErrorNameFn = const char* (*)(HipError);
+
+// ---- rocm_smi_lib (rocm_smi/rocm_smi.h) -----------------------------------------------------
+
+using RsmiStatus = unsigned int;  ///< rsmi_status_t
+inline constexpr RsmiStatus k_rsmi_success = 0;
+using RsmiMemoryType = unsigned int;  ///< rsmi_memory_type_t
+inline constexpr RsmiMemoryType k_rsmi_mem_type_vram = 0;
+using RsmiSwComponent = unsigned int;  ///< rsmi_sw_component_t
+inline constexpr RsmiSwComponent k_rsmi_sw_comp_driver = 0;
+using RsmiIoLinkType = unsigned int;  ///< RSMI_IO_LINK_TYPE
+inline constexpr RsmiIoLinkType k_rsmi_iolink_pcie = 1;
+inline constexpr RsmiIoLinkType k_rsmi_iolink_xgmi = 2;
+
+using RsmiInitFn = RsmiStatus (*)(std::uint64_t);
+using RsmiShutDownFn = RsmiStatus (*)();
+using RsmiNumMonitorDevicesFn = RsmiStatus (*)(std::uint32_t*);
+using RsmiDevMemoryTotalGetFn = RsmiStatus (*)(std::uint32_t, RsmiMemoryType, std::uint64_t*);
+using RsmiDevMemoryUsageGetFn = RsmiStatus (*)(std::uint32_t, RsmiMemoryType, std::uint64_t*);
+using RsmiDevPciIdGetFn = RsmiStatus (*)(std::uint32_t, std::uint64_t*);
+using RsmiVersionStrGetFn = RsmiStatus (*)(RsmiSwComponent, char*, std::uint32_t);
+using RsmiTopoGetLinkTypeFn = RsmiStatus (*)(std::uint32_t, std::uint32_t, std::uint64_t*,
+                                             RsmiIoLinkType*);
+using RsmiStatusStringFn = RsmiStatus (*)(RsmiStatus, const char**);
+
+// ---- HSA runtime (hsa/hsa.h) ----------------------------------------------------------------
+
+using HsaStatus = unsigned int;  ///< hsa_status_t
+inline constexpr HsaStatus k_hsa_success = 0;
+inline constexpr HsaStatus k_hsa_status_info_break = 0x1;
+using HsaAgentInfo = unsigned int;                           ///< hsa_agent_info_t
+inline constexpr HsaAgentInfo k_hsa_agent_info_name = 0;     ///< char[64]
+inline constexpr HsaAgentInfo k_hsa_agent_info_device = 17;  ///< hsa_device_type_t
+using HsaDeviceType = unsigned int;                          ///< hsa_device_type_t
+inline constexpr HsaDeviceType k_hsa_device_cpu = 0;
+inline constexpr HsaDeviceType k_hsa_device_gpu = 1;
+inline constexpr HsaDeviceType k_hsa_device_dsp = 2;
+
+/// hsa_agent_t: an opaque handle passed by value.
+struct HsaAgentHandle {
+  std::uint64_t handle;
+};
+
+using HsaInitFn = HsaStatus (*)();
+using HsaShutDownFn = HsaStatus (*)();
+using HsaAgentCallback = HsaStatus (*)(HsaAgentHandle, void*);
+using HsaIterateAgentsFn = HsaStatus (*)(HsaAgentCallback, void*);
+using HsaAgentGetInfoFn = HsaStatus (*)(HsaAgentHandle, HsaAgentInfo, void*);
+using HsaStatusStringFn = HsaStatus (*)(HsaStatus, const char**);
+
+}  // namespace rocdoc::runtime_abi

@@ -1,0 +1,127 @@
+// A fake libamdhip64 for e2e.deep: it exports the functions rocdoc's HIP child calls (the
+// prototypes of src/runtime/runtime_abi.h) and misbehaves as its build says: FAKE_HANG (never
+// answers, and leaves a grandchild), FAKE_SEGV (crashes), FAKE_GARBAGE (megabytes on stdout
+// and stderr, and garbage on every other descriptor), FAKE_TWO_GPUS (gfx90a and gfx1100),
+// FAKE_ERRORS (hipGetDeviceCount returns the status in ROCDOC_FAKE_HIP_STATUS).
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "src/runtime/runtime_abi.h"
+
+namespace abi = rocdoc::runtime_abi;
+
+namespace {
+
+void write_all(int fd, const std::string& text) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n <= 0) {
+      return;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+abi::HipError hipRuntimeGetVersion(int* version) {
+  *version = 60241134;  // 6.2.41134
+  return 0;
+}
+
+abi::HipError hipDriverGetVersion(int* version) {
+  *version = 60241134;
+  return 0;
+}
+
+abi::HipError hipGetDeviceCount(int* count) {
+#if defined(FAKE_HANG)
+  if (::fork() == 0) {  // a grandchild in the same process group: it must go too
+    ::execl("/bin/sleep", "sleep", "4242.5", static_cast<char*>(nullptr));
+    ::_exit(1);
+  }
+  while (true) {
+    ::pause();
+  }
+#elif defined(FAKE_SEGV)
+  volatile int* nowhere = nullptr;
+  *nowhere = 1;
+  *count = 0;
+  return 0;
+#elif defined(FAKE_GARBAGE)
+  std::string noise = "\x1b[31mFailed to open drm root directory\x1b[0m ";
+  while (noise.size() < (std::size_t{2} << 20)) {
+    noise += noise;
+  }
+  write_all(1, noise);
+  write_all(2, noise);
+  for (int fd = 3; fd < 16; ++fd) {
+    write_all(fd, "this is not\ta result\x01\n");
+  }
+  *count = 0;
+  return 0;
+#elif defined(FAKE_TWO_GPUS)
+  *count = 2;
+  return 0;
+#elif defined(FAKE_ERRORS)
+  const char* status = std::getenv("ROCDOC_FAKE_HIP_STATUS");
+  *count = 0;
+  return status != nullptr ? static_cast<abi::HipError>(std::atoi(status)) : 100;
+#else
+#error "build with one FAKE_ mode"
+#endif
+}
+
+abi::HipError hipGetDeviceProperties(abi::HipDevicePropPrefix* props, int device) {
+  const char* name = device == 0 ? "Fake Instinct MI210" : "Fake Radeon RX 7900 XTX";
+  const char* arch = device == 0 ? "gfx90a:sramecc+:xnack-" : "gfx1100";
+  std::strncpy(props->name, name, sizeof props->name - 1);
+  std::strncpy(props->gcnArchName, arch, sizeof props->gcnArchName - 1);
+  props->totalGlobalMem = device == 0 ? (std::size_t{64} << 30) : (std::size_t{24} << 30);
+  props->pciDomainID = 0;
+  props->pciBusID = device == 0 ? 0x03 : 0x43;
+  props->pciDeviceID = 0;
+  return device < 2 ? 0 : 101;
+}
+
+abi::HipError hipMalloc(void** pointer, std::size_t size) {
+  *pointer = std::malloc(size);
+  return *pointer != nullptr ? 0 : 2;
+}
+
+abi::HipError hipMemcpy(void* to, const void* from, std::size_t size, abi::HipMemcpyKind) {
+  std::memcpy(to, from, size);
+  return 0;
+}
+
+abi::HipError hipFree(void* pointer) {
+  std::free(pointer);
+  return 0;
+}
+
+const char* hipGetErrorName(abi::HipError error) {
+  switch (error) {
+    case 0:
+      return "hipSuccess";
+    case 35:
+      return "hipErrorInsufficientDriver";
+    case 98:
+      return "hipErrorInvalidDeviceFunction";
+    case 100:
+      return "hipErrorNoDevice";
+    case 209:
+      return "hipErrorNoBinaryForGpu";
+    default:
+      return "hipErrorUnknown";
+  }
+}
+
+}  // extern "C"

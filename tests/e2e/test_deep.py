@@ -1,0 +1,232 @@
+"""--deep: the HIP runtime, rocm_smi_lib and the HSA runtime loaded for real, in children.
+
+1. Debian's libamdhip64-5, librocm-smi64-1 and libhsa-runtime64-1 (scripts/install-test-deps.sh)
+   on this machine without a GPU: HIP 5.2 loads and says hipErrorNoDevice, rsmi_init fails with
+   8 (printing two lines on its stderr, which must not reach rocdoc's), hsa_init with 0x1008;
+   both checks pass; without --deep both skip and nothing is forked; snapshot --deep keeps the
+   answers and check --root replays them, with or without --deep.
+2. Fake runtimes built by the tests (tests/deep/, under ROCDOC_FAKE_ROCM/<mode>/lib, reached
+   through ROCM_PATH): a hang (timed out, group killed, no process left), a crash (SIGSEGV), a
+   library that floods stdout/stderr and writes garbage on every descriptor (bounded, never
+   leaked, unreadable result), two GPUs (gfx90a, gfx1100) against no KFD GPU, error statuses
+   mapped to their causes, and rocm_smi with two devices joined by XGMI.
+3. --timeout is validated (exit 2).
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+from common import Results, run, validate
+
+binary = sys.argv[1]
+results = Results()
+fake_root = os.environ.get("ROCDOC_FAKE_ROCM", "")
+
+
+def deep_json(*args, env=None):
+    proc = run(binary, "check", "--json", "--deep", *args, env=env)
+    try:
+        document = json.loads(proc.stdout)
+    except json.JSONDecodeError:
+        document = None
+    return proc, document
+
+
+def check_of(document, check_id):
+    return next(c for c in document["checks"] if c["id"] == check_id)
+
+
+def call(load, function):
+    return next((c for c in load["calls"] if c["function"] == function), None)
+
+
+# ---- 1. Debian's libraries --------------------------------------------------------------------
+debian = ["/usr/lib/x86_64-linux-gnu/libamdhip64.so.5", "/usr/lib/librocm_smi64.so.1",
+          "/usr/lib/x86_64-linux-gnu/libhsa-runtime64.so.1"]
+missing = [path for path in debian if not os.path.exists(path)]
+if missing:
+    print(f"SKIPPED the real-library part: {missing} not installed "
+          "(scripts/install-test-deps.sh installs libamdhip64-5, librocm-smi64-1, libhsa-runtime64-1)")
+else:
+    env = {"ROCM_PATH": "", "HIP_VISIBLE_DEVICES": "", "ROCR_VISIBLE_DEVICES": ""}
+    clean = {k: v for k, v in os.environ.items() if k not in env}
+    proc = subprocess.run([binary, "check", "--json", "--deep"], capture_output=True, text=True,
+                          env=clean, timeout=60)
+    document = json.loads(proc.stdout)
+    results.check(proc.returncode == 1, f"check --deep exits 1 (gpu.none) here: {proc.returncode}")
+    results.check(validate(document) is None, f"--deep report matches the schema: {validate(document)}")
+    results.check(proc.stderr == "", f"nothing on rocdoc's stderr with --deep: {proc.stderr!r}")
+    runtime = document["facts"]["runtime"]
+    hip = runtime["hip"]
+    results.check(hip["load"]["loaded"] == os.path.realpath(debian[0]),
+                  f"HIP loaded from Debian's file: {hip['load']['loaded']}")
+    results.check(hip["runtime_version"] is not None and hip["runtime_version"] // 100000 == 502,
+                  f"HIP 5.2.x: {hip['runtime_version']}")
+    count = call(hip["load"], "hipGetDeviceCount")
+    results.check(count is not None and count["status"] == 100 and count["name"] == "hipErrorNoDevice",
+                  f"hipGetDeviceCount: hipErrorNoDevice (100): {count}")
+    results.check([f["candidate"] for f in hip["load"]["failed"]] == ["libamdhip64.so.7", "libamdhip64.so.6"],
+                  f"the newer sonames were tried first, with dlerror: {hip['load']['failed']}")
+    results.check(hip["load"]["ending"] == "exited" and hip["load"]["complete"], "the HIP child finished")
+    smi = runtime["smi"]
+    init = call(smi["load"], "rsmi_init")
+    results.check(init is not None and init["status"] == 8 and init["name"] == "RSMI_STATUS_INIT_ERROR",
+                  f"rsmi_init: RSMI_STATUS_INIT_ERROR (8): {init}")
+    results.check(smi["load"]["loaded"] == os.path.realpath(debian[1]), f"rocm_smi from Debian: {smi['load']['loaded']}")
+    results.check(smi["load"]["stderr"]["lines"] >= 1 and
+                  "Failed to open drm root directory" in smi["load"]["stderr"]["first_lines"][0],
+                  f"rsmi's stderr is kept, summarised, in the JSON: {smi['load']['stderr']}")
+    hsa_init = call(runtime["hsa"]["load"], "hsa_init")
+    results.check(hsa_init is not None and hsa_init["status"] == 0x1008 and
+                  hsa_init["name"] == "HSA_STATUS_ERROR_OUT_OF_RESOURCES",
+                  f"hsa_init: HSA_STATUS_ERROR_OUT_OF_RESOURCES (0x1008): {hsa_init}")
+    hip_init = check_of(document, "runtime.hip-init")
+    results.check(hip_init["status"] == "pass" and hip_init["message"] ==
+                  f"HIP 5.2.21153 loaded from {os.path.realpath(debian[0])}: no device "
+                  "(hipErrorNoDevice), as the kernel shows none",
+                  f"runtime.hip-init passes, saying so: {hip_init['status']} {hip_init['message']!r}")
+    results.check(any("hsa_init returned HSA_STATUS_ERROR_OUT_OF_RESOURCES (0x1008)" in e
+                      for e in hip_init["evidence"]), f"hsa_init's status is evidence: {hip_init['evidence']}")
+    smi_check = check_of(document, "runtime.smi")
+    results.check(smi_check["status"] == "pass" and "rsmi_init failed with RSMI_STATUS_INIT_ERROR (8), "
+                  "as expected: the kernel shows no AMD GPU" in smi_check["message"],
+                  f"runtime.smi passes: {smi_check['status']} {smi_check['message']!r}")
+    human = subprocess.run([binary, "check", "--deep", "-v"], capture_output=True, text=True,
+                           env=clean, timeout=60)
+    results.check("no device (hipErrorNoDevice), as the kernel shows none" in human.stdout,
+                  "the human report has the one-line summary")
+    for noise in ("Failed to open drm", "Exception caught"):
+        results.check(noise not in human.stdout and noise not in human.stderr,
+                      f"the library's stderr ({noise!r}) reaches neither rocdoc's stdout nor stderr")
+
+    # Without --deep: both skip, and nothing is forked (one execve, no clone).
+    plain = json.loads(subprocess.run([binary, "check", "--json"], capture_output=True, text=True,
+                                      env=clean, timeout=60).stdout)
+    for check_id in ("runtime.hip-init", "runtime.smi"):
+        c = check_of(plain, check_id)
+        results.check(c["status"] == "skip" and "run with --deep" in c["message"],
+                      f"{check_id} skips without --deep: {c['message']!r}")
+    results.check(plain["facts"]["runtime"] is None, "facts.runtime is null without --deep")
+    trace_env = dict(clean)
+    trace_env["ASAN_OPTIONS"] = ":".join(filter(None, [trace_env.get("ASAN_OPTIONS"), "detect_leaks=0"]))
+    for args, forks in ((["check"], False), (["check", "--deep"], True)):
+        trace = subprocess.run(["strace", "-f", "-e", "trace=execve,fork,vfork,clone,clone3", binary, *args],
+                               capture_output=True, text=True, env=trace_env, timeout=60)
+        calls = [line for line in trace.stderr.splitlines()
+                 if line.split("]", 1)[-1].strip().startswith(("clone", "fork", "vfork"))]
+        results.check(bool(calls) == forks, f"{args}: forks {'' if forks else 'nothing'}: {calls[:4]}")
+
+    # snapshot --deep keeps the answers; check replays them with or without --deep.
+    with tempfile.TemporaryDirectory() as tmp:
+        snap = os.path.join(tmp, "snap")
+        made = subprocess.run([binary, "snapshot", "--deep", "--dir", snap], capture_output=True, text=True,
+                              env=clean, timeout=60)
+        results.check(made.returncode == 0, f"snapshot --deep: {made.returncode} {made.stderr!r}")
+        with open(os.path.join(snap, "rocdoc-snapshot.json")) as f:
+            manifest = json.load(f)
+        results.check(isinstance(manifest.get("runtime"), dict) and manifest["runtime"]["hip"]["result"],
+                      "the manifest holds the runtime key")
+        replay = json.loads(run(binary, "check", "--json", "--root", snap).stdout)
+        for check_id in ("runtime.hip-init", "runtime.smi"):
+            live, again = check_of(document, check_id), check_of(replay, check_id)
+            results.check((live["status"], live["message"]) == (again["status"], again["message"]),
+                          f"{check_id} replays from the snapshot: {again['status']} {again['message']!r}")
+        refused = run(binary, "check", "--deep", "--root", snap)
+        results.check(refused.returncode == 2 and "check --deep: it loads this machine's runtimes" in refused.stderr,
+                      f"--deep with --root is a usage error: {refused.returncode} {refused.stderr!r}")
+
+# ---- 2. Fakes ---------------------------------------------------------------------------------
+if not fake_root or not os.path.isdir(fake_root):
+    results.check(False, f"the fake runtimes are built (ROCDOC_FAKE_ROCM={fake_root!r})")
+else:
+    def fake(mode, *args, extra=None):
+        env = {"ROCM_PATH": os.path.join(fake_root, mode)}
+        env.update(extra or {})
+        start = time.monotonic()
+        proc, document = deep_json(*args, env=env)
+        return proc, document, time.monotonic() - start
+
+    def alive(marker):
+        found = []
+        for pid in os.listdir("/proc"):
+            if pid.isdigit():
+                try:
+                    with open(f"/proc/{pid}/cmdline", "rb") as f:
+                        if marker in f.read():
+                            found.append(pid)
+                except OSError:
+                    pass
+        return found
+
+    proc, document, elapsed = fake("hang", "--timeout", "1")
+    hip_init = check_of(document, "runtime.hip-init")
+    results.check(hip_init["status"] == "fail" and "timed out after 1 s in hipGetDeviceCount" in hip_init["message"],
+                  f"a hang is a finding: {hip_init['message']!r}")
+    results.check(elapsed < 1 + 4, f"--timeout 1 ends the hang in time: {elapsed:.1f} s")
+    results.check(document["facts"]["runtime"]["hip"]["load"]["ending"] == "timed_out", "ending: timed_out")
+    time.sleep(0.2)
+    results.check(alive(b"4242.5") == [], "the hung library's grandchild was killed with its group")
+    results.check(proc.stderr == "", f"nothing on stderr: {proc.stderr!r}")
+
+    proc, document, _ = fake("segv")
+    hip_init = check_of(document, "runtime.hip-init")
+    results.check(hip_init["status"] == "fail" and
+                  "the HIP runtime crashed: the child was killed by SIGSEGV in hipGetDeviceCount" in hip_init["message"],
+                  f"a crash is a finding: {hip_init['message']!r}")
+    results.check(proc.returncode == 1 and proc.stderr == "", f"rocdoc itself is fine: {proc.returncode} {proc.stderr!r}")
+
+    proc, document, _ = fake("garbage")
+    hip_init = check_of(document, "runtime.hip-init")
+    load = document["facts"]["runtime"]["hip"]["load"]
+    results.check(hip_init["status"] == "fail" and "gave an unreadable result" in hip_init["message"],
+                  f"garbage on the result channel is a finding: {hip_init['message']!r}")
+    results.check(load["stdout"]["bytes"] >= 2 << 20 and load["stderr"]["bytes"] >= 2 << 20,
+                  f"the flood was counted: {load['stdout']['bytes']} / {load['stderr']['bytes']}")
+    results.check(len(proc.stdout) < 1 << 20 and proc.stderr == "",
+                  f"and neither kept nor leaked: report {len(proc.stdout)} bytes, stderr {len(proc.stderr)}")
+    results.check(all("\x1b" not in line for line in load["stdout"]["first_lines"]),
+                  "the first lines kept are printable")
+    human = run(binary, "check", "--deep", "-v", env={"ROCM_PATH": os.path.join(fake_root, "garbage")})
+    results.check("\x1b[31m" not in human.stdout and "Failed to open drm" not in human.stdout,
+                  "the human report shows none of it")
+    results.check(validate(document) is None, f"schema: {validate(document)}")
+
+    proc, document, _ = fake("two_gpus")
+    hip_init = check_of(document, "runtime.hip-init")
+    results.check(hip_init["status"] == "fail" and hip_init["message"].endswith(
+        "sees 2 device(s), more than the 0 KFD shows: HIP gfx90a, gfx1100; KFD none"),
+                  f"two runtime GPUs against no KFD GPU: {hip_init['message']!r}")
+    hip = document["facts"]["runtime"]["hip"]
+    results.check([d["gcn_arch_name"] for d in hip["devices"]] == ["gfx90a:sramecc+:xnack-", "gfx1100"],
+                  f"the devices' properties were read: {hip['devices']}")
+    smi = document["facts"]["runtime"]["smi"]
+    results.check(smi["links"] == [{"from": 0, "to": 1, "type": 2, "hops": 1}],
+                  f"rocm_smi's XGMI link: {smi['links']}")
+    smi_check = check_of(document, "runtime.smi")
+    results.check(smi_check["status"] == "warn" and "it counts 2 device(s), KFD shows 0 GPU node(s)" in smi_check["message"],
+                  f"runtime.smi warns: {smi_check['message']!r}")
+
+    for status, name, cause in ((35, "hipErrorInsufficientDriver", "older than this HIP runtime needs"),
+                                (209, "hipErrorNoBinaryForGpu", "no binary for this GPU's gfx target")):
+        proc, document, _ = fake("errors", extra={"ROCDOC_FAKE_HIP_STATUS": str(status)})
+        hip_init = check_of(document, "runtime.hip-init")
+        results.check(hip_init["status"] == "fail" and
+                      f"HIP 6.2.41134 loaded from {os.path.join(fake_root, 'errors', 'lib', 'libamdhip64.so.6')}: "
+                      f"hipGetDeviceCount failed with {name}" in hip_init["message"] and cause in hip_init["message"],
+                      f"{name} is mapped to its cause: {hip_init['message']!r}")
+        results.check(hip_init["fix"], f"{name}: a fix is named")
+
+# ---- 3. --timeout ----------------------------------------------------------------------------
+for args, needle in ((["--deep", "--timeout", "abc"], "check --timeout: 'abc' is not a number of seconds"),
+                     (["--deep", "--timeout", "0"], "check --timeout: '0' is not a number of seconds"),
+                     (["--deep", "--timeout", "601"], "is not a number of seconds from 0.1 to 600"),
+                     (["--timeout", "5"], "check --timeout: it bounds the runtimes that --deep loads; add --deep")):
+    proc = run(binary, "check", *args)
+    results.check(proc.returncode == 2 and needle in proc.stderr, f"check {args}: exit 2, {needle!r}: {proc.stderr!r}")
+proc = run(binary, "snapshot", "--timeout", "5")
+results.check(proc.returncode == 2 and "snapshot --timeout: it bounds" in proc.stderr, f"snapshot --timeout alone: {proc.stderr!r}")
+
+results.finish()
