@@ -421,6 +421,27 @@ bool has_code_for(const GpuCode& code, const std::string& processor, const std::
   });
 }
 
+// The remedy proposes the nearest release whose official wheels have the target. When that is
+// the release installed, its binaries show this copy was built without it (a rebuild, a
+// mislabelled wheel): pip must be told to replace it, or it answers "already satisfied".
+void reinstall_when_same_release(std::vector<Fix>& fix, const TorchInstall& torch,
+                                 const std::string& target) {
+  const std::string release = base_version(torch.version);
+  const std::string same = "Install torch " + release + ",";
+  if (fix.empty() || fix.front().description.rfind(same, 0) != 0 || fix.front().command.empty()) {
+    return;
+  }
+  fix.front().description = fmt::format(
+      "Reinstall torch {} from pytorch.org: its official ROCm wheels include {}, "
+      "this copy was built without it",
+      release, target);
+  std::string& command = fix.front().command;
+  const std::string install = " -m pip install ";
+  if (const auto at = command.find(install); at != std::string::npos) {
+    command.insert(at + install.size(), "--force-reinstall ");  // as the other reinstall lines
+  }
+}
+
 }  // namespace
 
 CheckResult torch_arch_missing(const CheckContext& context) {
@@ -470,6 +491,8 @@ CheckResult torch_arch_missing(const CheckContext& context) {
           util::join(missing.front()->targets, " ")));
       if (fix.empty()) {
         fix = remedy_for(context, gpu, environment);
+        reinstall_when_same_release(fix, *environment->torch,
+                                    gpu.target != nullptr ? gpu.target->name : effective);
       }
     }
   }

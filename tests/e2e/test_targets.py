@@ -488,6 +488,12 @@ code, result, document = arch_missing(rocrand_root, "--gpu", "gfx1100")
 failed(code, result, f"{SITE} has no code for gfx1100 (Radeon RX 7900 XTX) in libtorch_hip.so; "
        f"libtorch_hip.so has {ROCRAND_WORDS}")
 check(result.get("evidence") == [f"{LIBTORCH}: {ROCRAND_WORDS}"], f"evidence: {result.get('evidence')}")
+# The installed release's official wheels have gfx1100, this copy does not: reinstall, forced.
+first_fix = (result.get("fix") or [{}])[0]
+check(first_fix.get("description", "").startswith("Reinstall torch ") and
+      "this copy was built without it" in first_fix.get("description", "") and
+      " -m pip install --force-reinstall torch==" in first_fix.get("command", ""),
+      f"the fix reinstalls the same release with --force-reinstall ({first_fix})")
 torch_facts = environments(document)[0]["torch"] if environments(document) else {}
 check(torch_facts.get("hip_libraries") == [{"path": LIBTORCH, "targets": DEBIAN_TARGETS}],
       f"facts: hip_libraries ({torch_facts.get('hip_libraries')})")
