@@ -32,7 +32,8 @@ if(CMAKE_SCRIPT_MODE_FILE)
   string(APPEND body "  }();\n")
   string(APPEND body "  return text;\n}\n\n}  // namespace rocdoc\n")
   file(WRITE "${OUT}.tmp" "${body}")
-  file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)
+  # cmake -E copy_if_different, not file(COPY_FILE) (CMake 3.21): the release build uses 3.18
+  execute_process(COMMAND "${CMAKE_COMMAND}" -E copy_if_different "${OUT}.tmp" "${OUT}")
   return()
 endif()
 

@@ -14,4 +14,5 @@ foreach(f IN LISTS FILES)
 endforeach()
 string(APPEND body "  };\n  return files;\n}\n\n}  // namespace rocdoc\n")
 file(WRITE "${OUT}.tmp" "${body}")
-file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)
+# cmake -E copy_if_different, not file(COPY_FILE) (CMake 3.21): the release build uses 3.18
+execute_process(COMMAND "${CMAKE_COMMAND}" -E copy_if_different "${OUT}.tmp" "${OUT}")

@@ -21,6 +21,12 @@
 # libraries with uncompressed bundles for gfx803..gfx1030; clang-tools-19's clang-offload-bundler
 # writes compressed (CCOB v2, zstd) bundles, clang-tools-14's uncompressed ones; binutils' objcopy
 # puts test bundles into a .hip_fatbin section.
+# The man page and completions (tests/e2e/test_man_completions.py): man-db and groff-base render
+# the generated rocdoc.1 (man -l, groff -ww); bash-completion, fish and zsh load the generated
+# completion scripts in real shells.
+# The packages (tests/e2e/test_packages.py): lintian checks the .deb, rpm provides rpmbuild (CPack's
+# RPM generator) and rpm -qpl, dpkg-dev provides dpkg-shlibdeps (the .deb's Depends line); cpack
+# itself comes with cmake. Only to make and inspect the packages, never to build rocdoc.
 # Test-only: never needed to build or run rocdoc.
 set -eu
 SUDO=""
@@ -31,4 +37,6 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   pciutils strace clang-format python3 python3-jsonschema python3-yaml python3-junitparser python3-markdown-it python3-torch \
   clang-14 libclang-rt-14-dev llvm-14 \
   libamdhip64-dev libhsa-runtime-dev librocm-smi-dev librocm-smi64-1 \
-  librocrand1 librocsparse0 clang-tools-14 clang-tools-19 binutils
+  librocrand1 librocsparse0 clang-tools-14 clang-tools-19 binutils \
+  man-db groff-base bash-completion fish zsh \
+  lintian rpm dpkg-dev

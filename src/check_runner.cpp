@@ -56,18 +56,11 @@ std::optional<std::string> missing_probe(const CheckInfo& check, const Report& r
   return std::nullopt;
 }
 
-/// The time now, UTC, as ISO 8601 to the second. Computed with std::chrono's calendar: libc's
-/// gmtime_r() and strftime() load the time zone (/etc/localtime), a read of this machine that
-/// no report needs.
+/// The time now, UTC, as ISO 8601 to the second, from the clock alone: libc's gmtime_r() and
+/// strftime() load the time zone (/etc/localtime), a read of this machine no report needs.
 std::string utc_now() {
   using namespace std::chrono;
-  const auto now = floor<seconds>(system_clock::now());
-  const auto day = floor<days>(now);
-  const year_month_day date{day};
-  const hh_mm_ss time{now - day};
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", static_cast<int>(date.year()),
-                     static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()),
-                     time.hours().count(), time.minutes().count(), time.seconds().count());
+  return util::iso8601_utc(duration_cast<seconds>(system_clock::now().time_since_epoch()).count());
 }
 
 bool on_wsl(const Facts& facts) { return facts.system && facts.system->wsl != WslKind::none; }

@@ -23,6 +23,7 @@
 #include "rocdoc/env_allowlist.h"
 #include "rocdoc/pipeline.h"
 #include "rocdoc/render.h"
+#include "src/completions.h"
 #include "src/declared_gpus.h"
 #include "src/explain.h"
 #include "src/live_host.h"
@@ -74,6 +75,10 @@ constexpr std::string_view k_list_exit_codes =
     "Exit codes:\n"
     "  0  the list was printed\n"
     "  2  bad arguments, or the output could not be written\n";
+constexpr std::string_view k_completions_exit_codes =
+    "Exit codes:\n"
+    "  0  the script was printed\n"
+    "  2  no shell or another shell than bash, zsh or fish, or the output could not be written\n";
 constexpr std::string_view k_explain_exit_codes =
     "Exit codes:\n"
     "  0  the check was explained\n"
@@ -656,8 +661,8 @@ int run_explain(const ExplainOptions& options, std::ostream& out, std::ostream& 
 // The command line in rocdoc's words (docs/rocdoc.1.md): `rocdoc` alone is `rocdoc check`,
 // every error is one line naming the command and the flag, then a hint at that command's help.
 
-constexpr std::array<std::string_view, 7> k_commands = {
-    "check", "list-checks", "rules", "snapshot", "explain", "triage", "targets"};
+constexpr std::array<std::string_view, 8> k_commands = {
+    "check", "list-checks", "rules", "snapshot", "explain", "triage", "targets", "completions"};
 constexpr std::array<std::string_view, 2> k_rules_commands = {"lint", "show"};
 
 bool is_option(std::string_view arg) { return arg.size() > 1 && arg.front() == '-'; }
@@ -706,13 +711,13 @@ std::optional<std::pair<std::string, std::string>> normalize_arguments(
   if (!is_one_of(args[0], k_commands)) {
     const std::string best =
         closest(args[0], {"check", "list-checks", "rules", "snapshot", "explain", "triage",
-                          "targets", "help", "version", "lint", "show"});
+                          "targets", "completions", "help", "version", "lint", "show"});
     const std::string suggestion = best == "lint" || best == "show" ? "rules " + best : best;
     return std::pair{
         "unknown command '" + util::printable(args[0]) + "'" +
             (suggestion.empty()
                  ? "; the commands are check, snapshot, triage, targets, list-checks, explain, "
-                   "rules lint, rules show, help and version"
+                   "rules lint, rules show, completions, help and version"
                  : "; did you mean " + suggestion + "?"),
         std::string()};
   }
@@ -1199,15 +1204,29 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
       ->type_name("FORMAT")
       ->take_last();
   explain->footer(std::string(k_explain_exit_codes));
-  for (CLI::App* command : {check, rules, lint, show, list, snapshot, explain, triage, targets}) {
+
+  std::string completion_shell;
+  CLI::App* completions =
+      app.add_subcommand("completions", "Print the completion script of a shell: bash, zsh, fish");
+  completions->add_option("SHELL", completion_shell, "bash, zsh or fish")->type_name("SHELL");
+  completions->footer(std::string(k_completions_exit_codes));
+  for (CLI::App* command :
+       {check, rules, lint, show, list, snapshot, explain, triage, targets, completions}) {
     command->allow_extras();
   }
 
   const std::string command = command_name(args);
-  const std::map<std::string, const CLI::App*> commands = {
-      {"", &app},           {"check", check},      {"rules", rules},       {"rules lint", lint},
-      {"rules show", show}, {"list-checks", list}, {"snapshot", snapshot}, {"explain", explain},
-      {"triage", triage},   {"targets", targets}};
+  const std::map<std::string, const CLI::App*> commands = {{"", &app},
+                                                           {"check", check},
+                                                           {"rules", rules},
+                                                           {"rules lint", lint},
+                                                           {"rules show", show},
+                                                           {"list-checks", list},
+                                                           {"snapshot", snapshot},
+                                                           {"explain", explain},
+                                                           {"triage", triage},
+                                                           {"targets", targets},
+                                                           {"completions", completions}};
   const CLI::App& current = *commands.at(command);
   const auto usage_error = [&](const std::string& problem) {
     err << "rocdoc: " << problem << "\n" << usage_hint(command);
@@ -1223,8 +1242,8 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     out << app.help("", CLI::AppFormatMode::All);
     return 0;
   } catch (const CLI::CallForVersion&) {
-    out << "rocdoc " << ROCDOC_VERSION << " (rules revision " << embedded_knowledge_data().revision
-        << ")\n";
+    out << "rocdoc " << ROCDOC_VERSION << " (commit " << ROCDOC_GIT_COMMIT << ", rules revision "
+        << embedded_knowledge_data().revision << ")\n";
     return 0;
   } catch (const CLI::ParseError& error) {
     return usage_error(parse_problem(current, command, error));
@@ -1253,6 +1272,11 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
                   : format_problem("explain", explain_options.format, explain_options.json);
   } else if (lint->parsed() && !rules_options.dir.empty()) {
     problem = directory_problem("rules lint", rules_options.dir);
+  } else if (completions->parsed() && completion_shell.empty()) {
+    problem = "completions: name the shell: bash, zsh or fish (rocdoc completions bash)";
+  } else if (completions->parsed() && !completion_script(app, completion_shell)) {
+    problem = "completions: unknown shell '" + util::printable(completion_shell) +
+              "'; rocdoc completes bash, zsh and fish";
   } else if (show->parsed()) {
     problem = rules_options.what.empty()
                   ? "rules show: say what to show (a gfx target, PCI id, product name, torch or "
@@ -1288,6 +1312,10 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     }
     if (lint->parsed()) {
       return run_rules_lint(rules_options, out);
+    }
+    if (completions->parsed()) {
+      out << *completion_script(app, completion_shell);
+      return 0;
     }
     if (show->parsed()) {
       return run_rules_show(rules_options, out, err);

@@ -1,6 +1,7 @@
 #include "src/live_host.h"
 
 #include "src/offload_file.h"
+#include "src/util/system_names.h"
 
 #include "src/kernel_log.h"
 #include "src/runtime/runtime_runner.h"
@@ -51,12 +52,7 @@ std::string user_name(uid_t uid) {
 
 }  // namespace
 
-std::string errno_name(int error) {
-  if (const char* name = strerrorname_np(error)) {
-    return name;
-  }
-  return "E" + std::to_string(error);
-}
+std::string errno_name(int error) { return util::errno_symbol(error); }
 
 FileStat file_stat_from(const struct ::stat& st) {
   FileStat result;

@@ -14,12 +14,20 @@
 #include <map>
 #include <stdexcept>
 
+#include "src/libarchive_compat.h"
 #include "src/live_host.h"
 #include "src/path_in_root.h"
 #include "src/snapshot_host.h"
 #include "src/snapshot_root.h"
 #include "src/util/strings.h"
 #include "src/util/unique_fd.h"
+
+#ifdef ROCDOC_LIBARCHIVE_COMPAT
+// Names the helper, so that the linker takes libarchive_compat.o from librocdoc_core.a before it
+// reads libarchive.a (libarchive_compat.cpp says why). `used` keeps the optimizer from dropping it.
+[[gnu::used]] static auto* const rocdoc_takes_libarchive_compat =
+    &__archive_write_entry_filetype_unsupported;
+#endif
 
 namespace rocdoc {
 

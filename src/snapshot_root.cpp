@@ -26,6 +26,10 @@ std::string relative_to_root(std::string_view inside) {
   return start == std::string_view::npos ? std::string(".") : std::string(inside.substr(start));
 }
 
+#ifndef SYS_openat2
+#define SYS_openat2 437  // the same number on every architecture; glibc 2.31 does not name it
+#endif
+
 /// openat2 exists from Linux 5.6; a container's seccomp filter may also refuse it.
 std::atomic<bool> g_openat2_missing{false};
 std::atomic<OpenMethod> g_open_method{OpenMethod::openat2_when_available};

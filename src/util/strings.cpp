@@ -1,5 +1,7 @@
 #include "src/util/strings.h"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -272,6 +274,30 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
     }
   }
   return row[b.size()];
+}
+
+std::string iso8601_utc(std::int64_t unix_seconds) {
+  const std::int64_t days =
+      unix_seconds >= 0 ? unix_seconds / 86400 : (unix_seconds - 86399) / 86400;
+  const std::int64_t second_of_day = unix_seconds - days * 86400;
+  const std::int64_t z = days + 719468;
+  const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const std::int64_t day_of_era = z - era * 146097;
+  const std::int64_t year_of_era =
+      (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
+  const std::int64_t day_of_year =
+      day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+  const std::int64_t shifted_month = (5 * day_of_year + 2) / 153;
+  const std::int64_t day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
+  const std::int64_t month = shifted_month < 10 ? shifted_month + 3 : shifted_month - 9;
+  const std::int64_t year = year_of_era + era * 400 + (month <= 2 ? 1 : 0);
+  char text[160];  // six 64-bit numbers at most: never truncated
+  std::snprintf(text, sizeof text, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lldZ",
+                static_cast<long long>(year), static_cast<long long>(month),
+                static_cast<long long>(day), static_cast<long long>(second_of_day / 3600),
+                static_cast<long long>(second_of_day / 60 % 60),
+                static_cast<long long>(second_of_day % 60));
+  return text;
 }
 
 }  // namespace rocdoc::util

@@ -45,6 +45,12 @@ std::string to_lower(std::string_view text);
 std::string to_upper(std::string_view text);
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 
+/// "2026-12-02T02:12:06Z" for seconds since 1970-01-01 UTC, without the time-zone machinery of
+/// libc. The date is Howard Hinnant's civil_from_days
+/// (howardhinnant.github.io/date_algorithms.html), what std::chrono's calendar computes; gcc
+/// 10, which builds the release binary, has no calendar.
+std::string iso8601_utc(std::int64_t unix_seconds);
+
 /// "/a/b/" → "/a"; "/a" → "/"; an absolute path's parent directory.
 std::string parent_path(std::string_view path);
 

@@ -1,5 +1,6 @@
 #include "src/util/subprocess.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -15,6 +16,9 @@
 #include <cstdio>
 #include <cstring>
 #include <thread>
+
+#include "src/util/strings.h"
+#include "src/util/system_names.h"
 
 namespace rocdoc::util {
 
@@ -145,6 +149,31 @@ std::vector<char*> c_strings(const std::vector<std::string>& strings) {
   return pointers;
 }
 
+// posix_spawn_file_actions_addclosefrom_np exists only from glibc 2.34: close each descriptor
+// above standard error that lacks FD_CLOEXEC, as listed in /proc/self/fd (the rest close at
+// exec anyway). Without /proc nothing is added: rocdoc's own descriptors are all O_CLOEXEC.
+void close_inherited_descriptors(posix_spawn_file_actions_t* actions) {
+  DIR* listing = ::opendir("/proc/self/fd");
+  if (listing == nullptr) {
+    return;
+  }
+  const int own = ::dirfd(listing);
+  std::vector<int> inherited;
+  while (const dirent* entry = ::readdir(listing)) {
+    const auto fd = parse_number<int>(entry->d_name);
+    if (fd && *fd > STDERR_FILENO && *fd != own) {
+      const int flags = ::fcntl(*fd, F_GETFD);
+      if (flags >= 0 && (flags & FD_CLOEXEC) == 0) {
+        inherited.push_back(*fd);
+      }
+    }
+  }
+  ::closedir(listing);
+  for (const int fd : inherited) {
+    ::posix_spawn_file_actions_addclose(actions, fd);
+  }
+}
+
 std::optional<pid_t> spawn(const std::vector<std::string>& argv,
                            const std::vector<std::string>& environment, int out_fd,
                            std::string& error) {
@@ -158,7 +187,7 @@ std::optional<pid_t> spawn(const std::vector<std::string>& argv,
   ::posix_spawn_file_actions_addopen(setup.actions(), STDERR_FILENO, "/dev/null", O_WRONLY, 0);
   // rocdoc's own descriptors are O_CLOEXEC, but one it inherited without that flag from
   // whoever started it is none of the program's business.
-  ::posix_spawn_file_actions_addclosefrom_np(setup.actions(), STDERR_FILENO + 1);
+  close_inherited_descriptors(setup.actions());
   auto args = c_strings(argv);
   auto env = c_strings(environment);
   pid_t pid = 0;
@@ -295,7 +324,7 @@ struct Child {
       ::dup2(high[2], k_result_fd) < 0) {
     ::_exit(126);
   }
-  ::closefrom(k_result_fd + 1);
+  close_descriptors_from(k_result_fd + 1);
   int status = 125;
   try {
     status = body(k_result_fd);
@@ -504,9 +533,6 @@ std::optional<ProcessOutput> run_capture(const std::vector<std::string>& argv,
   return output;
 }
 
-std::string signal_name(int signal) {
-  const char* abbreviation = ::sigabbrev_np(signal);
-  return abbreviation != nullptr ? std::string("SIG") + abbreviation : std::to_string(signal);
-}
+std::string signal_name(int signal) { return signal_symbol(signal); }
 
 }  // namespace rocdoc::util

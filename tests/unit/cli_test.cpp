@@ -112,8 +112,10 @@ TEST_CASE("list-checks, --version and --help exit 0", "[cli]") {
   CHECK(list.code == 0);
   CHECK(list.out.find("perm.relogin") != std::string::npos);
   // The rules' revision is part of the version: a report is only as current as its rules.
-  CHECK(cli({"--version"}).out == std::string("rocdoc ") + ROCDOC_VERSION + " (rules revision " +
+  CHECK(cli({"--version"}).out == std::string("rocdoc ") + ROCDOC_VERSION + " (commit " +
+                                      ROCDOC_GIT_COMMIT + ", rules revision " +
                                       rocdoc::embedded_knowledge_data().revision + ")\n");
+  CHECK(std::string(ROCDOC_GIT_COMMIT) != "");
   CHECK(rocdoc::embedded_knowledge_data().revision == "2026-11-26");
   const Run help = cli({"check", "--help"});
   CHECK(help.code == 0);
@@ -399,8 +401,12 @@ TEST_CASE("help and version work; unknown commands and options get a did-you-mea
         "for usage.\n");
   CHECK(cli({"frobnicate"}).err ==
         "rocdoc: unknown command 'frobnicate'; the commands are check, snapshot, triage, "
-        "targets, list-checks, explain, rules lint, rules show, help and version\nRun 'rocdoc "
-        "--help' for usage.\n");
+        "targets, list-checks, explain, rules lint, rules show, completions, help and "
+        "version\nRun 'rocdoc --help' for usage.\n");
+  CHECK(cli({"completions", "tcsh"}).err ==
+        "rocdoc: completions: unknown shell 'tcsh'; rocdoc completes bash, zsh and fish\nRun "
+        "'rocdoc completions --help' for usage.\n");
+  CHECK(cli({"completions", "bash"}).out.find("complete -F _rocdoc rocdoc") != std::string::npos);
   CHECK(cli({"rules", "lnt"}).err ==
         "rocdoc: rules: unknown command 'lnt'; did you mean lint?\n"
         "Run 'rocdoc rules --help' for usage.\n");

@@ -78,3 +78,11 @@ TEST_CASE("excerpt cuts long hostile input to a short printable quote", "[util]"
   CHECK(excerpt("\x1b\x1b\x1b", 2) == "\\x1b\\x1b… (3 bytes)");
   CHECK(excerpt("aé", 2) == "a… (3 bytes)");  // never splits a UTF-8 sequence
 }
+
+TEST_CASE("iso8601_utc computes the civil date without libc's time zones") {
+  CHECK(rocdoc::util::iso8601_utc(0) == "1970-01-01T00:00:00Z");
+  CHECK(rocdoc::util::iso8601_utc(-1) == "1969-12-31T23:59:59Z");
+  CHECK(rocdoc::util::iso8601_utc(951782400) == "2000-02-29T00:00:00Z");
+  CHECK(rocdoc::util::iso8601_utc(1796178726) == "2026-12-02T02:32:06Z");
+  CHECK(rocdoc::util::iso8601_utc(4102444799) == "2099-12-31T23:59:59Z");
+}
