@@ -64,9 +64,22 @@ util::UniqueFd open_by_components(int root, const std::string& relative, int fla
 
 /// Reads an O_PATH fd's regular file through /proc/self/fd: the file checked is the file
 /// read, and no device node is ever opened for reading (opening one can have effects).
-util::UniqueFd reopen_for_reading(int path_fd) {
+util::UniqueFd reopen_through_proc(int path_fd) {
   const std::string proc = "/proc/self/fd/" + std::to_string(path_fd);
   return util::UniqueFd(::open(proc.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+}
+
+/// /proc is not mounted (a bare chroot, a minimal container): /proc/self/fd cannot be used.
+bool proc_fd_missing() {
+  struct ::stat st {};
+  return ::stat("/proc/self/fd", &st) != 0;
+}
+
+bool same_file(int a, int b) {
+  struct ::stat first {};
+  struct ::stat second {};
+  return ::fstat(a, &first) == 0 && ::fstat(b, &second) == 0 && S_ISREG(second.st_mode) &&
+         first.st_dev == second.st_dev && first.st_ino == second.st_ino;
 }
 
 FileRead read_all(int fd, std::size_t max_bytes) {
@@ -92,6 +105,22 @@ FileRead read_all(int fd, std::size_t max_bytes) {
 }  // namespace
 
 void set_open_method(OpenMethod method) { g_open_method = method; }
+
+util::UniqueFd SnapshotRoot::reopen_for_reading(std::string_view inside, int path_fd) const {
+  util::UniqueFd file = reopen_through_proc(path_fd);
+  if (file.valid() || errno != ENOENT || !proc_fd_missing()) {
+    return file;
+  }
+  // Without /proc: open the path again (still no link followed anywhere) and keep it only if it
+  // is the regular file just checked. Only a rename racing this open could put a device node
+  // there, and the O_NONBLOCK | O_NOCTTY open of one is then closed unread.
+  file = open(inside, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+  if (file.valid() && !same_file(path_fd, file.get())) {
+    errno = ESTALE;
+    return {};
+  }
+  return file;
+}
 
 util::UniqueFd SnapshotRoot::open(std::string_view inside, int flags) const {
   if (!m_root.valid()) {
@@ -124,7 +153,7 @@ FileRead SnapshotRoot::read_regular(std::string_view inside, std::size_t max_byt
   if (!S_ISREG(checked.st_mode)) {
     return {std::nullopt, S_ISDIR(checked.st_mode) ? "EISDIR" : "EINVAL"};
   }
-  const util::UniqueFd file = reopen_for_reading(path.get());
+  const util::UniqueFd file = reopen_for_reading(inside, path.get());
   if (!file.valid()) {
     return {std::nullopt, errno_name(errno)};
   }
@@ -137,7 +166,7 @@ util::UniqueFd SnapshotRoot::open_regular(std::string_view inside) const {
   if (!path.valid() || ::fstat(path.get(), &checked) != 0 || !S_ISREG(checked.st_mode)) {
     return {};
   }
-  return reopen_for_reading(path.get());
+  return reopen_for_reading(inside, path.get());
 }
 
 std::optional<struct ::stat> SnapshotRoot::lstat(std::string_view inside) const {

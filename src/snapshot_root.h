@@ -70,6 +70,9 @@ class SnapshotRoot final : public SnapshotTree {
   /// An fd for `inside` opened with `flags` (O_NOFOLLOW is implied for every component);
   /// invalid with errno set on failure.
   util::UniqueFd open(std::string_view inside, int flags) const;
+  /// The regular file behind `path_fd` (an O_PATH fd of `inside`, already checked) opened for
+  /// reading; invalid with errno set on failure.
+  util::UniqueFd reopen_for_reading(std::string_view inside, int path_fd) const;
 
   util::UniqueFd m_root;
   std::string m_name;
