@@ -11,6 +11,7 @@ find_package(fmt CONFIG REQUIRED)            # fmt::fmt-header-only keeps libfmt
 find_package(nlohmann_json CONFIG REQUIRED)  # nlohmann_json::nlohmann_json
 find_package(yaml-cpp CONFIG REQUIRED)       # target "yaml-cpp" (shared only; the .a is linked by path below)
 find_package(PkgConfig REQUIRED)
+find_package(Threads REQUIRED)               # Threads::Threads: rocdoc fleet reads reports in parallel
 
 # Debian ships libyaml-cpp.a but its CMake package exports only the shared library.
 find_library(ROCDOC_YAML_CPP_STATIC NAMES libyaml-cpp.a REQUIRED)

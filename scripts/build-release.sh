@@ -3,7 +3,7 @@
 # with debootstrap from Debian's archive, with that root's own packages only: gcc 10, CMake 3.18,
 # fmt 7.1, nlohmann-json 3.9 and the static yaml-cpp 0.6, libarchive 3.4, zlib and zstd. CLI11 is
 # the vendored copy (third_party/CLI11: Debian 11 packages none). The result needs glibc >= 2.31
-# and nothing but glibc (libc, libdl) at run time:
+# and nothing but glibc (libc, libdl, libpthread) at run time:
 #
 #   OUT/rocdoc        stripped, with a .gnu_debuglink to
 #   OUT/rocdoc.debug  its debug information

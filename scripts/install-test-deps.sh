@@ -27,6 +27,13 @@
 # The packages (tests/e2e/test_packages.py): lintian checks the .deb, rpm provides rpmbuild (CPack's
 # RPM generator) and rpm -qpl, dpkg-dev provides dpkg-shlibdeps (the .deb's Depends line); cpack
 # itself comes with cmake. Only to make and inspect the packages, never to build rocdoc.
+# Monitoring (tests/e2e/test_prometheus.py): prometheus provides promtool, which checks every
+# `check --format prometheus` exposition and contrib/prometheus/'s alerting rules; the test starts
+# prometheus-node-exporter's binary itself on 127.0.0.1 (never its service) and scrapes the
+# textfile collector.
+# Slurm (tests/e2e/test_slurm.py runs contrib/slurm/rocdoc-slurm-healthcheck under a real
+# Slurm): slurmctld, slurmd, slurm-client (scontrol, sinfo, srun) and munge, whose daemons the test
+# starts itself on 127.0.0.1 (never the packages' services).
 # Test-only: never needed to build or run rocdoc.
 set -eu
 SUDO=""
@@ -39,4 +46,6 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   libamdhip64-dev libhsa-runtime-dev librocm-smi-dev librocm-smi64-1 \
   librocrand1 librocsparse0 clang-tools-14 clang-tools-19 binutils \
   man-db groff-base bash-completion fish zsh \
-  lintian rpm dpkg-dev
+  lintian rpm dpkg-dev \
+  prometheus prometheus-node-exporter \
+  slurmctld slurmd slurm-client munge

@@ -339,6 +339,19 @@ Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelec
   return report;
 }
 
+bool counts_toward_gate(const CheckResult& result, FailOn fail_on) {
+  switch (fail_on) {
+    case FailOn::never:
+      return false;
+    case FailOn::warning:
+      return result.status == Status::fail ||
+             (result.status == Status::warn && result.severity == Severity::warning);
+    case FailOn::error:
+      break;
+  }
+  return result.status == Status::fail;
+}
+
 Outcome judge(const Report& report, FailOn fail_on, const std::vector<std::string>& required) {
   Outcome outcome;
   outcome.fail_on = fail_on;
@@ -348,11 +361,7 @@ Outcome judge(const Report& report, FailOn fail_on, const std::vector<std::strin
   for (const auto& record : report.checks) {
     const CheckResult& result = record.result;
     any_ran = any_ran || result.status != Status::skip;
-    if (fail_on != FailOn::never && (result.status == Status::fail ||
-                                     (fail_on == FailOn::warning && result.status == Status::warn &&
-                                      result.severity == Severity::warning))) {
-      failed = true;
-    }
+    failed = failed || counts_toward_gate(result, fail_on);
   }
   bool required_missing = false;
   for (const auto& id : required) {

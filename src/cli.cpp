@@ -26,8 +26,11 @@
 #include "src/completions.h"
 #include "src/declared_gpus.h"
 #include "src/explain.h"
+#include "src/fleet_command.h"
 #include "src/live_host.h"
 #include "src/redacting_host.h"
+#include "src/render_npd.h"
+#include "src/render_prometheus.h"
 #include "src/render_rules.h"
 #include "src/rules_lookup.h"
 #include "src/snapshot_command.h"
@@ -37,6 +40,7 @@
 #include "src/text_layout.h"
 #include "src/triage.h"
 #include "src/triage_command.h"
+#include "src/util/replace_file.h"
 #include "src/util/strings.h"
 #include "src/util/subprocess.h"
 #include "src/util/unique_fd.h"
@@ -495,6 +499,12 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
     render_json(report, text);
   } else if (options.format == "markdown") {
     render_markdown(report, text);
+  } else if (options.format == "slurm") {
+    render_slurm(report, text);
+  } else if (options.format == "prometheus") {
+    render_prometheus(report, text);
+  } else if (options.format == "npd") {
+    render_npd(report, text);
   } else {
     HumanOptions human;
     human.color = choose_color(options, target);
@@ -521,7 +531,10 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
     out << text.str();
   }
   for (const auto& [path, content] : files) {
-    if (const auto problem = write_file(path, content)) {
+    // A textfile collector may read the file at any moment: it gets the old one or the new.
+    const bool atomic = path == options.output && options.format == "prometheus";
+    if (const auto problem =
+            atomic ? util::replace_file(path, content) : write_file(path, content)) {
       err << "rocdoc: cannot write the report: " << util::printable(path) << ": " << *problem
           << "\n";
       return k_exit_usage;
@@ -661,8 +674,9 @@ int run_explain(const ExplainOptions& options, std::ostream& out, std::ostream& 
 // The command line in rocdoc's words (docs/rocdoc.1.md): `rocdoc` alone is `rocdoc check`,
 // every error is one line naming the command and the flag, then a hint at that command's help.
 
-constexpr std::array<std::string_view, 8> k_commands = {
-    "check", "list-checks", "rules", "snapshot", "explain", "triage", "targets", "completions"};
+constexpr std::array<std::string_view, 9> k_commands = {"check",    "list-checks", "rules",
+                                                        "snapshot", "explain",     "triage",
+                                                        "targets",  "fleet",       "completions"};
 constexpr std::array<std::string_view, 2> k_rules_commands = {"lint", "show"};
 
 bool is_option(std::string_view arg) { return arg.size() > 1 && arg.front() == '-'; }
@@ -711,13 +725,13 @@ std::optional<std::pair<std::string, std::string>> normalize_arguments(
   if (!is_one_of(args[0], k_commands)) {
     const std::string best =
         closest(args[0], {"check", "list-checks", "rules", "snapshot", "explain", "triage",
-                          "targets", "completions", "help", "version", "lint", "show"});
+                          "targets", "fleet", "completions", "help", "version", "lint", "show"});
     const std::string suggestion = best == "lint" || best == "show" ? "rules " + best : best;
     return std::pair{
         "unknown command '" + util::printable(args[0]) + "'" +
             (suggestion.empty()
-                 ? "; the commands are check, snapshot, triage, targets, list-checks, explain, "
-                   "rules lint, rules show, completions, help and version"
+                 ? "; the commands are check, snapshot, triage, targets, fleet, list-checks, "
+                   "explain, rules lint, rules show, completions, help and version"
                  : "; did you mean " + suggestion + "?"),
         std::string()};
   }
@@ -740,7 +754,7 @@ std::optional<std::pair<std::string, std::string>> normalize_arguments(
 std::string value_words(const CLI::App& command, const std::string& option) {
   static const std::map<std::string, std::string, std::less<>> k_words = {
       {"--fail-on", "error, warning or never"},
-      {"--format", "human, json or markdown"},
+      {"--format", "human, json, markdown, slurm, prometheus or npd"},
       {"--root", "a snapshot directory"},
       {"--snapshot", "a snapshot archive (.tar.gz)"},
       {"--dir", "a directory"},
@@ -899,14 +913,22 @@ std::optional<std::string> snapshot_argument_problem(const SnapshotOptions& opti
 /// --format's value (of check or explain), and --json beside it: "check --format: …".
 std::optional<std::string> format_problem(std::string_view command, const std::string& format,
                                           bool json) {
-  static const std::vector<std::string> k_formats = {"human", "json", "markdown"};
+  static const std::vector<std::string> k_formats(std::begin(k_report_formats),
+                                                  std::end(k_report_formats));
   if (format.empty()) {
     return std::nullopt;
   }
   if (std::find(k_formats.begin(), k_formats.end(), format) == k_formats.end()) {
     const std::string best = closest(format, k_formats);
-    return fmt::format("{} --format: '{}' is not human, json or markdown{}", command,
-                       util::printable(format), best.empty() ? "" : "; did you mean " + best + "?");
+    return fmt::format("{} --format: '{}' is not human, json, markdown, slurm, prometheus or npd{}",
+                       command, util::printable(format),
+                       best.empty() ? "" : "; did you mean " + best + "?");
+  }
+  if (format == "slurm" && command != "check") {
+    return fmt::format("{} --format: slurm is a format of check only", command);
+  }
+  if ((format == "prometheus" || format == "npd") && command != "check") {
+    return fmt::format("{} --format: {} is a format of check only", command, format);
   }
   if (json && format != "json") {
     return fmt::format(
@@ -1018,8 +1040,10 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
                   "Print the report as JSON (schema rocdoc-report/1): --format json");
   check
       ->add_option("--format", options.format,
-                   "The report's format: human (default), json, or markdown (for a GitHub issue "
-                   "or a ticket)")
+                   "The report's format: human (default), json, markdown (for a GitHub issue "
+                   "or a ticket), slurm (one line: a node's drain reason), prometheus "
+                   "(node_exporter's textfile collector; --output is replaced atomically), or "
+                   "npd (one line of at most 80 bytes for node-problem-detector)")
       ->type_name("FORMAT")
       ->take_last();
   check->add_flag("-v,--verbose", options.verbose,
@@ -1186,6 +1210,39 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   targets->add_flag("--json", targets_options.json, "Print JSON (schema rocdoc-targets/1)");
   targets->footer(std::string(k_targets_exit_codes));
 
+  FleetOptions fleet_options;
+  CLI::App* fleet = app.add_subcommand(
+      "fleet",
+      "Merge many nodes' reports (check --json files, snapshot archives) into a fleet summary: "
+      "root causes by node, outliers, missing and stale nodes");
+  fleet->add_option("REPORT", fleet_options.inputs, "A report, a snapshot archive, or a directory")
+      ->type_name("REPORT|DIR");
+  fleet
+      ->add_option("--nodes", fleet_options.nodes,
+                   "The nodes that should report, one name a line (absent ones are missing)")
+      ->type_name("FILE")
+      ->take_last();
+  fleet
+      ->add_option("--max-age", fleet_options.max_age,
+                   "Flag reports older than DURATION (90s, 30m, 2h, 1d, 1w) as stale")
+      ->type_name("DURATION")
+      ->take_last();
+  fleet
+      ->add_option("--now", fleet_options.now,
+                   "Measure ages from TIME (2026-12-01T17:57:08Z), not now: for tests, replays")
+      ->type_name("TIME")
+      ->take_last();
+  fleet->add_flag("--json", fleet_options.json, "Print JSON (schema rocdoc-fleet/1)");
+  fleet
+      ->add_option("--format", fleet_options.format,
+                   "Output format: human (default), json, markdown")
+      ->type_name("FORMAT")
+      ->take_last();
+  fleet->add_option("--rules", fleet_options.rules, "Judge snapshot archives with the rules in DIR")
+      ->type_name("DIR")
+      ->take_last();
+  fleet->footer(std::string(k_fleet_exit_codes));
+
   CLI::App* list = app.add_subcommand("list-checks", "List every check id with its severity");
   bool list_json = false;
   list->add_flag("--json", list_json,
@@ -1211,7 +1268,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
   completions->add_option("SHELL", completion_shell, "bash, zsh or fish")->type_name("SHELL");
   completions->footer(std::string(k_completions_exit_codes));
   for (CLI::App* command :
-       {check, rules, lint, show, list, snapshot, explain, triage, targets, completions}) {
+       {check, rules, lint, show, list, snapshot, explain, triage, targets, fleet, completions}) {
     command->allow_extras();
   }
 
@@ -1226,6 +1283,7 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
                                                            {"explain", explain},
                                                            {"triage", triage},
                                                            {"targets", targets},
+                                                           {"fleet", fleet},
                                                            {"completions", completions}};
   const CLI::App& current = *commands.at(command);
   const auto usage_error = [&](const std::string& problem) {
@@ -1260,6 +1318,11 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     problem = triage_argument_problem(triage_options, ::isatty(STDIN_FILENO) == 1);
     if (!problem) {
       problem = directory_problem("triage --rules", triage_options.rules);
+    }
+  } else if (fleet->parsed()) {
+    problem = fleet_argument_problem(fleet_options);
+    if (!problem) {
+      problem = directory_problem("fleet --rules", fleet_options.rules);
     }
   } else if (targets->parsed() && targets_options.files.empty()) {
     problem =
@@ -1309,6 +1372,9 @@ int run_command(const std::vector<std::string>& args, std::ostream& out, std::os
     }
     if (targets->parsed()) {
       return run_targets(targets_options, out, err);
+    }
+    if (fleet->parsed()) {
+      return run_fleet(fleet_options, out, err);
     }
     if (lint->parsed()) {
       return run_rules_lint(rules_options, out);

@@ -4,10 +4,12 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <iterator>
 #include <set>
 #include <vector>
 
 #include "rocdoc/check.h"
+#include "rocdoc/render.h"
 
 namespace rocdoc {
 
@@ -21,7 +23,8 @@ enum class Values {
   directory,
   check_ids,
   checks,
-  formats,
+  formats,         ///< human json markdown (explain, triage, fleet)
+  report_formats,  ///< check's: k_report_formats
   levels,
   shells,
   commands
@@ -85,6 +88,8 @@ const char* values_name(Values values) {
       return "checks";
     case Values::formats:
       return "formats";
+    case Values::report_formats:
+      return "report_formats";
     case Values::levels:
       return "levels";
     case Values::shells:
@@ -126,6 +131,9 @@ void walk(const CLI::App& app, const std::string& path, std::vector<CompletedCom
     completed.help = short_help(option->get_description());
     completed.values =
         option->get_expected_max() == 0 ? Values::none : values_of(option->get_type_name());
+    if (completed.values == Values::formats && path == "check") {
+      completed.values = Values::report_formats;  // check alone has the one-line and metric formats
+    }
     command.options.push_back(std::move(completed));
   }
   const auto subcommands = app.get_subcommands([](const CLI::App*) { return true; });
@@ -199,6 +207,9 @@ std::string value_words(Values values) {
   switch (values) {
     case Values::formats:
       return "human json markdown";
+    case Values::report_formats:
+      return fmt::format("{}",
+                         fmt::join(std::begin(k_report_formats), std::end(k_report_formats), " "));
     case Values::levels:
       return "error warning never";
     case Values::shells:
@@ -252,7 +263,8 @@ std::string shell_tables(const std::vector<CompletedCommand>& commands) {
   }
   out += "  esac\n}\n";
   out += fmt::format("_rocdoc_words() {{\n  case \"$1\" in\n");
-  for (const Values values : {Values::formats, Values::levels, Values::shells}) {
+  for (const Values values :
+       {Values::formats, Values::report_formats, Values::levels, Values::shells}) {
     out += fmt::format("    {}) echo \"{}\" ;;\n", values_name(values), value_words(values));
   }
   out +=
@@ -305,7 +317,7 @@ _rocdoc_complete_values() {
         if [[ "$word" == *.\* ]]; then word="${word%\*}\\*"; fi
         COMPREPLY+=("$prefix$word")
       done ;;
-    ids|formats|levels|shells|commands)
+    ids|formats|report_formats|levels|shells|commands)
       mapfile -t COMPREPLY < <(compgen -W "$(_rocdoc_words "$kind")" -- "$cur") ;;
     *) COMPREPLY=() ;;
   esac
@@ -399,7 +411,7 @@ _rocdoc_complete_values() {
       local -a checks
       checks=(${=$(_rocdoc_words ids)} ${=_rocdoc_areas})
       _wanted checks expl 'check id or area' compadd -a checks ;;
-    ids|formats|levels|shells|commands)
+    ids|formats|report_formats|levels|shells|commands)
       local -a values
       values=(${=$(_rocdoc_words "$1")})
       _wanted values expl "$1" compadd -a values ;;
@@ -605,6 +617,7 @@ std::string fish_script(const std::vector<CompletedCommand>& commands) {
         out += fmt::format("complete -c rocdoc -n {} -f -a '$__rocdoc_top'\n", condition);
         break;
       case Values::formats:
+      case Values::report_formats:
       case Values::levels:
       case Values::shells:
         out += fmt::format("complete -c rocdoc -n {} -f -a {}\n", condition,

@@ -58,20 +58,6 @@ std::string xml(std::string_view text) {
 /// "perm" for "perm.kfd".
 std::string_view id_area(std::string_view id) { return id.substr(0, id.find('.')); }
 
-/// Whether this finding makes the exit code 1 under `fail_on` (as judge() decides).
-bool counts(const CheckResult& result, FailOn fail_on) {
-  switch (fail_on) {
-    case FailOn::never:
-      return false;
-    case FailOn::warning:
-      return result.status == Status::fail ||
-             (result.status == Status::warn && result.severity == Severity::warning);
-    case FailOn::error:
-      break;
-  }
-  return result.status == Status::fail;
-}
-
 /// The finding as a reader of the CI log wants it: message, evidence, cause, fixes.
 std::string details(const CheckResult& result) {
   std::string text = xml(result.message) + "\n";
@@ -135,7 +121,7 @@ TestCase test_case(const CheckRecord& record, const Outcome& outcome) {
       test.body = fmt::format("<skipped message=\"{}\"/>", xml(result.message));
       test.skipped = true;
     }
-  } else if (counts(result, outcome.fail_on)) {
+  } else if (counts_toward_gate(result, outcome.fail_on)) {
     test.body = fmt::format("<failure message=\"{}\" type=\"{}\">{}</failure>", xml(result.message),
                             to_string(result.severity), details(result));
     test.failure = true;

@@ -3,10 +3,16 @@
 
 #include <cstddef>
 #include <ostream>
+#include <string>
+#include <string_view>
 
 #include "rocdoc/report.h"
 
 namespace rocdoc {
+
+/// The values of `check --format`, in the order --help and the completions list them.
+inline constexpr std::string_view k_report_formats[] = {"human", "json",       "markdown",
+                                                        "slurm", "prometheus", "npd"};
 
 enum class Color { off, on };
 enum class Verbosity { normal, verbose };
@@ -42,5 +48,15 @@ void render_markdown(const Report& report, std::ostream& out);
 /// JUnit XML (docs/rocdoc.1.md, --junit): one testcase per check; a finding is a <failure>
 /// exactly when it counts under the report's --fail-on (report.outcome), as the exit code does.
 void render_junit(const Report& report, std::ostream& out);
+/// The longest line render_slurm() prints: Slurm keeps a longer reason whole, but people read
+/// it (`sinfo -R` shows 20 characters by default; `sinfo -R -o '%100E %N'` all of these) and
+/// 100 fit one terminal line beside the node name (contrib/slurm/README.md).
+inline constexpr std::size_t k_slurm_reason_max = 100;
+/// One line for a Slurm health check's drain reason (docs/rocdoc.1.md, --format slurm):
+/// "rocdoc: ID, ID" naming the root causes of what fails under --fail-on, in report order, at
+/// most k_slurm_reason_max characters (never an id cut: ", +N more"); "rocdoc: ok" otherwise.
+std::string slurm_reason(const Report& report);
+/// slurm_reason() and a newline.
+void render_slurm(const Report& report, std::ostream& out);
 
 }  // namespace rocdoc

@@ -39,11 +39,12 @@ def report(binary, *args):
     return proc.returncode, json.loads(proc.stdout), proc.stderr
 
 
-def validate(document):
-    """Validates a report against docs/report.schema.json; returns the error text or None."""
+def validate(document, schema_path=SCHEMA):
+    """Validates a document against a schema (default docs/report.schema.json); returns the error
+    text or None."""
     import jsonschema  # Debian: python3-jsonschema, a test dependency
 
-    with open(SCHEMA) as f:
+    with open(schema_path) as f:
         schema = json.load(f)
     try:
         jsonschema.validate(document, schema)

@@ -210,8 +210,8 @@ with tempfile.TemporaryDirectory() as scratch:
                   f"--output holds the Markdown report: {written[:200]!r}")
 for args, needle in [(["--json", "--format", "markdown"], "check --format: --json is short for --format json"),
                      (["--format", "human", "--json"], "check --format: --json is short for --format json"),
-                     (["--format", "markdwn"], "check --format: 'markdwn' is not human, json or markdown; did you mean markdown?"),
-                     (["--format", "yaml"], "check --format: 'yaml' is not human, json or markdown\n")]:
+                     (["--format", "markdwn"], "check --format: 'markdwn' is not human, json, markdown, slurm, prometheus or npd; did you mean markdown?"),
+                     (["--format", "yaml"], "check --format: 'yaml' is not human, json, markdown, slurm, prometheus or npd\n")]:
     proc = run(binary, "check", "--root", os.path.join(FIXTURES, "full-stack-healthy"), *args)
     results.check(proc.returncode == 2 and proc.stdout == "", f"{args}: exit 2 ({proc.returncode})")
     results.check(proc.stderr.startswith("rocdoc: " + needle.rstrip("\n")) and proc.stderr.endswith("Run 'rocdoc check --help' for usage.\n")
@@ -340,7 +340,7 @@ for args, needle in [(["perm.kdf"], "rocdoc: explain: unknown check id 'perm.kdf
                      (["nothing.like.it"], "rocdoc: explain: unknown check id 'nothing.like.it'; rocdoc list-checks lists them\n"),
                      (["topology.p2p"], "rocdoc: explain: topology.p2p is a planned check, not implemented yet (a multi-GPU host"),
                      ([], "rocdoc: explain: say which check to explain"),
-                     (["gpu.none", "--format", "jsn"], "rocdoc: explain --format: 'jsn' is not human, json or markdown; did you mean json?\n"),
+                     (["gpu.none", "--format", "jsn"], "rocdoc: explain --format: 'jsn' is not human, json, markdown, slurm, prometheus or npd; did you mean json?\n"),
                      (["gpu.none", "--json", "--format", "markdown"], "rocdoc: explain --format: --json is short for --format json")]:
     proc = run(binary, "explain", *args)
     results.check(proc.returncode == 2 and proc.stdout == "", f"explain {args}: exit 2 ({proc.returncode})")

@@ -5,13 +5,14 @@
 
 Reads the dynamic symbol versions (objdump -T) and the NEEDED entries (objdump -p): every
 GLIBC_x.y a symbol asks for must be <= FLOOR, and NEEDED may hold only glibc's own libraries:
-libc.so.6, the dynamic loader, and libdl.so.2 (dlopen, which glibc before 2.34 keeps outside
-libc.so.6; libdl.so.2 ships in the same package as libc.so.6 everywhere). Prints what it found."""
+libc.so.6, the dynamic loader, libdl.so.2 and libpthread.so.0 (dlopen and threads, which glibc
+before 2.34 keeps outside libc.so.6; both ship in the same package as libc.so.6 everywhere).
+Prints what it found."""
 import re
 import subprocess
 import sys
 
-ALLOWED_NEEDED = {"libc.so.6", "ld-linux-x86-64.so.2", "libdl.so.2"}
+ALLOWED_NEEDED = {"libc.so.6", "ld-linux-x86-64.so.2", "libdl.so.2", "libpthread.so.0"}
 
 
 def version(text):
