@@ -32,57 +32,57 @@ constexpr std::array<bool, 256> k_structural = [] {
 
 class Reader {
  public:
-  explicit Reader(std::string_view text) : text_(text) {}
+  explicit Reader(std::string_view text) : m_text(text) {}
 
   [[noreturn]] void fail(const std::string& what) const {
-    throw ReadError(what + " at byte " + std::to_string(pos_));
+    throw ReadError(what + " at byte " + std::to_string(m_pos));
   }
 
   void ws() {
-    while (pos_ < text_.size()) {
-      const char c = text_[pos_];
+    while (m_pos < m_text.size()) {
+      const char c = m_text[m_pos];
       if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
         return;
       }
-      ++pos_;
+      ++m_pos;
     }
   }
 
   char peek() {
     ws();
-    if (pos_ >= text_.size()) {
+    if (m_pos >= m_text.size()) {
       fail("unexpected end of the document");
     }
-    return text_[pos_];
+    return m_text[m_pos];
   }
 
   void expect(char c) {
     if (peek() != c) {
       fail(std::string("expected '") + c + "'");
     }
-    ++pos_;
+    ++m_pos;
   }
 
   bool at_end() {
     ws();
-    return pos_ >= text_.size();
+    return m_pos >= m_text.size();
   }
 
   /// A string whose value is not needed: up to the closing quote that no backslash escapes.
   void skip_string() {
-    ++pos_;  // the opening quote
+    ++m_pos;  // the opening quote
     for (;;) {
-      const void* found = std::memchr(text_.data() + pos_, '"', text_.size() - pos_);
+      const void* found = std::memchr(m_text.data() + m_pos, '"', m_text.size() - m_pos);
       if (found == nullptr) {
         fail("unterminated string");
       }
       const std::size_t quote =
-          static_cast<std::size_t>(static_cast<const char*>(found) - text_.data());
+          static_cast<std::size_t>(static_cast<const char*>(found) - m_text.data());
       std::size_t backslashes = 0;
-      while (quote - backslashes > pos_ && text_[quote - backslashes - 1] == '\\') {
+      while (quote - backslashes > m_pos && m_text[quote - backslashes - 1] == '\\') {
         ++backslashes;
       }
-      pos_ = quote + 1;
+      m_pos = quote + 1;
       if (backslashes % 2 == 0) {
         return;
       }
@@ -102,18 +102,18 @@ class Reader {
     }
     char open[k_fleet_max_depth];
     int depth = 0;
-    while (pos_ < text_.size()) {
-      pos_ = next_structural(pos_);
-      if (pos_ >= text_.size()) {
+    while (m_pos < m_text.size()) {
+      m_pos = next_structural(m_pos);
+      if (m_pos >= m_text.size()) {
         break;
       }
-      const char c = text_[pos_];
+      const char c = m_text[m_pos];
       if (c == '"') {
         skip_string();
         continue;
       }
       if (c == '{' || c == '[') {
-        if (depth + depth_ >= k_fleet_max_depth) {
+        if (depth + m_depth >= k_fleet_max_depth) {
           fail("nested deeper than " + std::to_string(k_fleet_max_depth));
         }
         open[depth++] = c;
@@ -122,11 +122,11 @@ class Reader {
           fail(std::string("unbalanced '") + c + "'");
         }
         if (--depth == 0) {
-          ++pos_;
+          ++m_pos;
           return;
         }
       }
-      ++pos_;
+      ++m_pos;
     }
     fail("unexpected end of the document");
   }
@@ -138,8 +138,8 @@ class Reader {
     const __m128i open_brace = _mm_set1_epi8('{');
     const __m128i close_brace = _mm_set1_epi8('}');
     const __m128i bit = _mm_set1_epi8(0x20);  // '[' | 0x20 == '{', ']' | 0x20 == '}'
-    while (from + 16 <= text_.size()) {
-      const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text_.data() + from));
+    while (from + 16 <= m_text.size()) {
+      const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(m_text.data() + from));
       const __m128i folded = _mm_or_si128(bytes, bit);
       const __m128i hits = _mm_or_si128(
           _mm_cmpeq_epi8(bytes, quote),
@@ -151,23 +151,23 @@ class Reader {
       from += 16;
     }
 #endif
-    while (from < text_.size() && !k_structural[static_cast<unsigned char>(text_[from])]) {
+    while (from < m_text.size() && !k_structural[static_cast<unsigned char>(m_text[from])]) {
       ++from;
     }
     return from;
   }
 
   void skip_scalar() {
-    const std::size_t start = pos_;
-    while (pos_ < text_.size()) {
-      const char c = text_[pos_];
+    const std::size_t start = m_pos;
+    while (m_pos < m_text.size()) {
+      const char c = m_text[m_pos];
       if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || c == '-' || c == '+' || c == '.' ||
             c == 'E')) {
         break;
       }
-      ++pos_;
+      ++m_pos;
     }
-    const std::string_view word = text_.substr(start, pos_ - start);
+    const std::string_view word = m_text.substr(start, m_pos - start);
     if (word.empty()) {
       fail("expected a value");
     }
@@ -194,10 +194,10 @@ class Reader {
   }
 
   void literal(std::string_view word) {
-    if (text_.substr(pos_, word.size()) != word) {
+    if (m_text.substr(m_pos, word.size()) != word) {
       fail("expected " + std::string(word));
     }
-    pos_ += word.size();
+    m_pos += word.size();
   }
 
   /// A string value, decoded; longer than k_fleet_max_string_bytes is an error.
@@ -216,22 +216,22 @@ class Reader {
     if (const auto plain = plain_string()) {
       return *plain;
     }
-    key_.clear();
-    decode_string(key_);
-    return key_;
+    m_key.clear();
+    decode_string(m_key);
+    return m_key;
   }
 
-  /// The string at pos_ when it holds no escape and no control byte: skipped, and returned as a
+  /// The string at m_pos when it holds no escape and no control byte: skipped, and returned as a
   /// view of the text; nullopt (nothing consumed) otherwise.
   std::optional<std::string_view> plain_string() {
-    const std::size_t start = pos_ + 1;
-    const void* found = std::memchr(text_.data() + start, '"', text_.size() - start);
+    const std::size_t start = m_pos + 1;
+    const void* found = std::memchr(m_text.data() + start, '"', m_text.size() - start);
     if (found == nullptr) {
       return std::nullopt;
     }
     const std::size_t end =
-        static_cast<std::size_t>(static_cast<const char*>(found) - text_.data());
-    const std::string_view content = text_.substr(start, end - start);
+        static_cast<std::size_t>(static_cast<const char*>(found) - m_text.data());
+    const std::string_view content = m_text.substr(start, end - start);
     if (content.size() > k_fleet_max_string_bytes) {
       return std::nullopt;
     }
@@ -240,7 +240,7 @@ class Reader {
         return std::nullopt;
       }
     }
-    pos_ = end + 1;
+    m_pos = end + 1;
     return content;
   }
 
@@ -252,12 +252,12 @@ class Reader {
       out.assign(plain->data(), plain->size());
       return;
     }
-    ++pos_;
+    ++m_pos;
     for (;;) {
-      if (pos_ >= text_.size()) {
+      if (m_pos >= m_text.size()) {
         fail("unterminated string");
       }
-      const char c = text_[pos_++];
+      const char c = m_text[m_pos++];
       if (c == '"') {
         return;
       }
@@ -288,7 +288,7 @@ class Reader {
     expect('{');
     Nest nest(*this);
     if (peek() == '}') {
-      ++pos_;
+      ++m_pos;
       return;
     }
     for (;;) {
@@ -296,12 +296,12 @@ class Reader {
       expect(':');
       on_member(name);
       const char c = peek();
-      ++pos_;
+      ++m_pos;
       if (c == '}') {
         return;
       }
       if (c != ',') {
-        --pos_;
+        --m_pos;
         fail("expected ',' or '}'");
       }
     }
@@ -313,7 +313,7 @@ class Reader {
     expect('[');
     Nest nest(*this);
     if (peek() == ']') {
-      ++pos_;
+      ++m_pos;
       return;
     }
     std::size_t count = 0;
@@ -323,12 +323,12 @@ class Reader {
       }
       on_element();
       const char c = peek();
-      ++pos_;
+      ++m_pos;
       if (c == ']') {
         return;
       }
       if (c != ',') {
-        --pos_;
+        --m_pos;
         fail("expected ',' or ']'");
       }
     }
@@ -337,23 +337,23 @@ class Reader {
  private:
   struct Nest {
     explicit Nest(Reader& reader) : r(reader) {
-      if (++r.depth_ > k_fleet_max_depth) {
+      if (++r.m_depth > k_fleet_max_depth) {
         r.fail("nested deeper than " + std::to_string(k_fleet_max_depth));
       }
     }
-    ~Nest() { --r.depth_; }
+    ~Nest() { --r.m_depth; }
     Nest(const Nest&) = delete;
     Nest& operator=(const Nest&) = delete;
     Reader& r;
   };
 
   unsigned hex4() {
-    if (pos_ + 4 > text_.size()) {
+    if (m_pos + 4 > m_text.size()) {
       fail("short \\u escape");
     }
     unsigned value = 0;
     for (int i = 0; i < 4; ++i) {
-      const char h = text_[pos_++];
+      const char h = m_text[m_pos++];
       value <<= 4;
       if (h >= '0' && h <= '9') {
         value |= static_cast<unsigned>(h - '0');
@@ -369,10 +369,10 @@ class Reader {
   }
 
   void escape(std::string& out) {
-    if (pos_ >= text_.size()) {
+    if (m_pos >= m_text.size()) {
       fail("unterminated string");
     }
-    const char e = text_[pos_++];
+    const char e = m_text[m_pos++];
     switch (e) {
       case '"':
         out.push_back('"');
@@ -405,10 +405,10 @@ class Reader {
     }
     unsigned code = hex4();
     if (code >= 0xd800 && code <= 0xdbff) {
-      if (text_.substr(pos_, 2) != "\\u") {
+      if (m_text.substr(m_pos, 2) != "\\u") {
         fail("lone surrogate");
       }
-      pos_ += 2;
+      m_pos += 2;
       const unsigned low = hex4();
       if (low < 0xdc00 || low > 0xdfff) {
         fail("lone surrogate");
@@ -434,10 +434,10 @@ class Reader {
     }
   }
 
-  std::string_view text_;
-  std::size_t pos_ = 0;
-  int depth_ = 0;
-  std::string key_;  ///< the last key that needed decoding
+  std::string_view m_text;
+  std::size_t m_pos = 0;
+  int m_depth = 0;
+  std::string m_key;  ///< the last key that needed decoding
 };
 
 void read_check(Reader& r, FleetReport& report) {

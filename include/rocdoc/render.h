@@ -53,7 +53,7 @@ void render_junit(const Report& report, std::ostream& out);
 /// 100 fit one terminal line beside the node name (contrib/slurm/README.md).
 inline constexpr std::size_t k_slurm_reason_max = 100;
 /// One line for a Slurm health check's drain reason (docs/rocdoc.1.md, --format slurm):
-/// "rocdoc: ID, ID" naming the root causes of what fails under --fail-on, in report order, at
+/// "rocdoc: ID, ID" naming the root causes of what fails under --fail-on (failures first), at
 /// most k_slurm_reason_max characters (never an id cut: ", +N more"); "rocdoc: ok" otherwise.
 std::string slurm_reason(const Report& report);
 /// slurm_reason() and a newline.
