@@ -9,6 +9,8 @@
 #   share/fish/vendor_completions.d/rocdoc.fish     fish's directory for packaged completions
 #   share/rocdoc/schemas/*.schema.json              the JSON report and rules schemas
 #   share/doc/rocdoc/{README.md,LICENSE,*.md}       README.md, LICENSE and docs/*.md
+#   share/rocdoc/contrib/                           contrib/: the Slurm health check (executable),
+#                                                   Prometheus alerts, node-problem-detector config
 #
 # The .deb adds changelog.Debian.gz and copyright to share/doc/rocdoc (Debian only; see
 # cmake/Packaging.cmake). Included at the end of CMakeLists.txt, after every target exists.
@@ -57,3 +59,9 @@ install(FILES ${rocdoc_schemas} DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/rocdoc/
 file(GLOB rocdoc_doc_pages CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/docs/*.md")
 install(FILES "${PROJECT_SOURCE_DIR}/README.md" "${PROJECT_SOURCE_DIR}/LICENSE" ${rocdoc_doc_pages}
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+# The integrations of contrib/, each with its README: slurm/rocdoc-slurm-healthcheck (mode 755
+# from the source), prometheus/*.yml, node-problem-detector/*.json. Examples to copy or point a
+# configuration at; nothing here is enabled by installing it.
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/contrib/" DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/rocdoc/contrib
+        USE_SOURCE_PERMISSIONS)

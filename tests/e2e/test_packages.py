@@ -67,7 +67,29 @@ def expected_common():
     pages = [os.path.basename(p) for p in glob.glob(os.path.join(SOURCE_DIR, "docs", "*.md"))]
     assert "checks.md" in pages and "rocdoc.1.md" in pages, pages
     files |= {f"share/doc/rocdoc/{name}" for name in pages}
+    files |= {f"share/rocdoc/contrib/{path}" for path in contrib_files()}
     return files
+
+
+def contrib_files():
+    """contrib/'s files, relative to it: installed under share/rocdoc/contrib."""
+    top = os.path.join(SOURCE_DIR, "contrib")
+    found = {os.path.relpath(os.path.join(d, f), top) for d, _, fs in os.walk(top) for f in fs}
+    assert "slurm/rocdoc-slurm-healthcheck" in found, sorted(found)
+    return found
+
+
+def executable(path):
+    """Whether a path of the packages (usr/...) is installed executable: the binary and the Slurm
+    health check."""
+    return path.lstrip("/") in ("usr/bin/rocdoc", "usr/share/rocdoc/contrib/slurm/rocdoc-slurm-healthcheck")
+
+
+def contrib_dirs():
+    """The directories under usr/share/rocdoc/contrib that a package owns."""
+    dirs = {"usr/share/rocdoc/contrib"}
+    dirs |= {f"usr/share/rocdoc/contrib/{os.path.dirname(p)}" for p in contrib_files() if os.path.dirname(p)}
+    return dirs
 
 
 DEB_ONLY = {"share/doc/rocdoc/changelog.Debian.gz", "share/doc/rocdoc/copyright", "share/lintian/overrides/rocdoc"}
@@ -136,7 +158,7 @@ def main():
         r.check(set(files) == expected_deb,
                 f".deb files: missing {sorted(expected_deb - set(files))}, extra {sorted(set(files) - expected_deb)}")
         for path, (mode, owner) in files.items():
-            want = "-rwxr-xr-x" if path == "usr/bin/rocdoc" else "-rw-r--r--"
+            want = "-rwxr-xr-x" if executable(path) else "-rw-r--r--"
             r.check(mode == want and owner == "root/root", f".deb {path}: {mode} {owner}, expected {want} root/root")
         r.check(not any(d.startswith(("etc/", "opt/", "usr/local/")) for d in dirs), f".deb directories: {sorted(dirs)}")
 
@@ -215,7 +237,7 @@ def main():
 
         # 5. The .rpm: files and metadata; Requires name only libc and the dynamic loader.
         rpm_files = {p.lstrip("/") for p in sh("rpm", "-qpl", rpm).stdout.split()}
-        rpm_dirs = {"usr/share/doc/rocdoc", "usr/share/rocdoc", "usr/share/rocdoc/schemas"}
+        rpm_dirs = {"usr/share/doc/rocdoc", "usr/share/rocdoc", "usr/share/rocdoc/schemas"} | contrib_dirs()
         expected_rpm = {f"usr/{p}" for p in common | RPM_ONLY} | rpm_dirs
         r.check(rpm_files == expected_rpm,
                 f".rpm files: missing {sorted(expected_rpm - rpm_files)}, extra {sorted(rpm_files - expected_rpm)}")
@@ -223,7 +245,8 @@ def main():
         r.check(info == f"rocdoc|{version}|1|{rpm_arch}|MIT|The rocdoc authors|"
                 "ROCm environment doctor: why ROCm or PyTorch cannot use the GPU", f"rpm -qpi: {info!r}")
         requires = sh("rpm", "-qpR", rpm).stdout.split("\n")
-        libs = [q for q in requires if q and not q.startswith(("rpmlib(", "rtld("))]
+        # /bin/sh: rpmbuild's dependency of contrib/slurm's sh script; every system has it.
+        libs = [q for q in requires if q and not q.startswith(("rpmlib(", "rtld(")) and q != "/bin/sh"]
         r.check(libs and all(re.match(r"(libc\.so\.6|ld-linux-x86-64\.so\.2)\(", q) for q in libs),
                 f".rpm Requires more than libc: {libs}")
         glibc = [int(m.group(1)) for q in libs for m in [re.search(r"GLIBC_2\.(\d+)", q)] if m]
@@ -232,7 +255,7 @@ def main():
         for line in modes.splitlines():
             mode, user, path = line.split(" ", 2)
             want = "drwxr-xr-x" if path.lstrip("/") in rpm_dirs else (
-                "-rwxr-xr-x" if path == "/usr/bin/rocdoc" else "-rw-r--r--")
+                "-rwxr-xr-x" if executable(path) else "-rw-r--r--")
             r.check(mode == want and user == "root", f".rpm {path}: {mode} {user}, expected {want} root")
 
         # The .rpm installed into an empty root (rpm --root, its own database; --nodeps: that root
