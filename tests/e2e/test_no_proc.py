@@ -22,6 +22,12 @@ if probe.returncode != 0:
     print(f"SKIP: cannot unmount /proc in a private mount namespace: {probe.stderr.strip()}")
     sys.exit(77)
 
+# A sanitizer build (ROCDOC_SANITIZED): LeakSanitizer's check at exit reads /proc/PID/task, and
+# without /proc it fails the run with its own exit code. It cannot be turned off here: the
+# sanitizer runtime reads ASAN_OPTIONS from /proc/self/environ. So a sanitized run's exit code is
+# not compared; its report (complete on stdout before exit) still is.
+sanitized = bool(os.environ.get("ROCDOC_SANITIZED"))
+
 # One namespace for all fixtures: rocdoc runs once per fixture, its JSON separated by NUL lines.
 script = 'umount -l /proc; for r in "$@"; do "$0" check --root "$r" --json; echo "rc=$?"; printf "\\0\\n"; done'
 done = subprocess.run(["unshare", "--mount", "--fork", "sh", "-c", script, binary, *roots],
@@ -48,5 +54,7 @@ for root, output in zip(roots, outputs):
     except (ValueError, KeyError) as error:
         results.check(False, f"{name}: without /proc, a JSON report ({error}): {output[:300]!r}")
         continue
+    if sanitized:
+        got, expected = got[1], expected[1]
     results.check(got == expected, f"{name}: the same exit code and checks without /proc")
 results.finish()
