@@ -158,9 +158,35 @@ def offload_bundle_seeds():
                             b"TensileLibrary_lazy_gfx11-generic.dat\ngfx1250-strict\n")
 
 
+def fleet_report_seed(name, path):
+    """A rocdoc-report/1 document shaped like `check --json`'s, with the findings expect.json
+    names (this script cannot run rocdoc; the regressions hold a real report)."""
+    with open(os.path.join(path, "expect.json")) as f:
+        expect = json.load(f)
+    data = manifest(path)
+    checks = []
+    for status, severity in (("fail", "error"), ("warn", "warning"), ("info", "info")):
+        for check_id in expect.get(status, []):
+            checks.append({"id": check_id, "area": check_id.split(".")[0], "title": check_id,
+                           "status": "warn" if status == "info" else status, "severity": severity,
+                           "message": f"{name}: {check_id}", "evidence": [], "fix": [],
+                           "fix_order": None, "caused_by": []})
+    host = {"kind": "snapshot", "origin": name}
+    for key in ("os", "kernel"):
+        if isinstance(data.get(key), str):
+            host[key] = data[key]
+    return json.dumps({"schema": "rocdoc-report/1", "tool": {"name": "rocdoc", "version": "0.1.0"},
+                       "rules": {"revision": "2026-11-26"}, "created": "2026-12-01T17:57:08Z",
+                       "verdict": "fail" if expect.get("exit") == 1 else "pass",
+                       "exit_code": expect.get("exit", 0), "host": host, "checks": checks,
+                       "facts": {}}, indent=2).encode()
+
+
 def custom_seeds():
     """(harness, label, bytes) for the harnesses whose input is not one fixture file."""
     for name, path in fixtures():
+        if os.path.exists(os.path.join(path, "expect.json")):
+            yield "fleet_report", name, fleet_report_seed(name, path)
         with open(os.path.join(path, "rocdoc-snapshot.json"), "rb") as f:
             yield "snapshot_manifest", name, f.read()
         data = manifest(path)
@@ -256,7 +282,7 @@ def main():
         write(harness, label, content)
     print(", ".join(f"{harness}: {written[harness]}" for harness in sorted(written)), "seeds in", out)
     expected = set(SEEDS) | {"snapshot_manifest", "path_in_root", "visible_devices", "rules",
-                             "triage", "runtime_result", "offload_bundle"}
+                             "triage", "runtime_result", "offload_bundle", "fleet_report"}
     missing = sorted(expected - set(written))
     if missing:
         sys.exit(f"no seeds found for {', '.join(missing)}")
