@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rocdoc/check.h"
+#include "src/util/bounded_json.h"
 #include "src/util/strings.h"
 
 namespace rocdoc {
@@ -24,11 +25,11 @@ std::string string_at(const nlohmann::json& object, const char* key) {
 /// The findings of report.json by id; empty when it is not a rocdoc report.
 std::map<std::string, Then> findings_then(const std::string& text) {
   std::map<std::string, Then> result;
-  // report.json comes from the snapshot, an untrusted file: parse without exceptions and
-  // with the manifest's depth limit, and take only well-formed entries.
-  const nlohmann::json::parser_callback_t shallow = [](int depth, nlohmann::json::parse_event_t,
-                                                       nlohmann::json&) { return depth <= 16; };
-  const auto document = nlohmann::json::parse(text, shallow, false);
+  // report.json comes from the snapshot, an untrusted file: parse it in linear time with its
+  // depth and size bounded while it is read (a real report is 8 deep and holds a few thousand
+  // values), and take only well-formed entries. A report beyond the bounds is no rocdoc report.
+  const auto parsed = util::parse_json_bounded(text, util::JsonLimits{32, 400'000});
+  const nlohmann::json& document = parsed.value;
   if (!document.is_object() || string_at(document, "schema") != "rocdoc-report/1") {
     return result;
   }

@@ -15,6 +15,7 @@
 #include "src/live_host.h"
 #include "src/path_in_root.h"
 #include "src/runtime/runtime_json.h"
+#include "src/util/bounded_json.h"
 #include "src/util/strings.h"
 
 namespace rocdoc {
@@ -32,32 +33,28 @@ constexpr std::string_view k_pci_devices = "/sys/bus/pci/devices/";
 /// A key or value of the manifest, quoted short and printable for an error message.
 std::string in_quotes(std::string_view text) { return "\"" + util::excerpt(text) + "\""; }
 
-/// Parses with a nesting limit: nlohmann's parser is iterative, but a deep document is no
-/// manifest, and printing or walking one recursively would exhaust the stack.
+/// Parses with a nesting and a value limit, both checked while the text is read and in linear
+/// time: a deep document is no manifest, and printing or walking one recursively would exhaust
+/// the stack; an array of millions of empty objects is no manifest either.
 json parse_bounded(std::string_view text, const std::string& file) {
   if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
     bad(file, "not valid JSON: a NUL byte at offset " + std::to_string(nul));
   }
-  const json::parser_callback_t limit_depth = [&](int depth, json::parse_event_t event, json&) {
-    if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
-        depth >= static_cast<int>(k_max_manifest_depth)) {
+  const util::JsonLimits limits{k_max_manifest_depth, k_max_manifest_values};
+  auto parsed = util::parse_json_bounded(text, limits);
+  switch (parsed.refused) {
+    case util::JsonRefusal::none:
+      return std::move(parsed.value);
+    case util::JsonRefusal::too_deep:
       bad(file, "nested deeper than " + std::to_string(k_max_manifest_depth) +
                     " levels; a snapshot manifest is at most 4 deep");
-    }
-    return true;
-  };
-  try {
-    return json::parse(text, limit_depth);
-  } catch (const json::parse_error& error) {
-    // nlohmann quotes the last token it read, which may be megabytes of hostile input.
-    std::string what = error.what();
-    const auto last_read = what.find("; last read: ");
-    if (last_read != std::string::npos) {
-      what = what.substr(0, last_read) +
-             "; last read: " + util::excerpt(std::string_view(what).substr(last_read + 13), 40);
-    }
-    bad(file, "not valid JSON: " + what);
+    case util::JsonRefusal::too_many_values:
+      bad(file, "holds more than " + std::to_string(k_max_manifest_values) +
+                    " JSON values; a real machine's snapshot holds a few thousand");
+    case util::JsonRefusal::not_json:
+      break;
   }
+  bad(file, "not valid JSON: " + parsed.syntax_error);
 }
 
 /// Paths and link targets are bounded as the kernel bounds them.

@@ -64,6 +64,8 @@ inline constexpr std::string_view k_snapshot_format = "rocdoc-snapshot/1";
 inline constexpr std::size_t k_max_manifest_bytes = 16u << 20;
 inline constexpr std::size_t k_max_manifest_depth = 16;
 inline constexpr std::size_t k_max_manifest_entries = 100'000;
+/// Every JSON value of the manifest, counted while it is parsed (keys are not values).
+inline constexpr std::size_t k_max_manifest_values = 4 * k_max_manifest_entries;
 inline constexpr std::size_t k_max_manifest_path = 4095;  // PATH_MAX less its NUL
 inline constexpr std::size_t k_max_directory_entries = 100'000;
 inline constexpr std::string_view k_manifest_name = "rocdoc-snapshot.json";

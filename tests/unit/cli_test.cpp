@@ -367,7 +367,8 @@ TEST_CASE("rocdoc alone runs check and takes check's options", "[cli]") {
 }
 
 TEST_CASE("help and version work; unknown commands and options get a did-you-mean", "[cli]") {
-  const std::string version = std::string("rocdoc ") + ROCDOC_VERSION + " (rules revision " +
+  const std::string version = std::string("rocdoc ") + ROCDOC_VERSION + " (commit " +
+                              ROCDOC_GIT_COMMIT + ", rules revision " +
                               rocdoc::embedded_knowledge_data().revision + ")\n";
   for (const auto& args :
        std::vector<std::vector<std::string>>{{"version"}, {"-V"}, {"--version"}}) {
@@ -401,7 +402,7 @@ TEST_CASE("help and version work; unknown commands and options get a did-you-mea
         "for usage.\n");
   CHECK(cli({"frobnicate"}).err ==
         "rocdoc: unknown command 'frobnicate'; the commands are check, snapshot, triage, "
-        "targets, list-checks, explain, rules lint, rules show, completions, help and "
+        "targets, fleet, list-checks, explain, rules lint, rules show, completions, help and "
         "version\nRun 'rocdoc --help' for usage.\n");
   CHECK(cli({"completions", "tcsh"}).err ==
         "rocdoc: completions: unknown shell 'tcsh'; rocdoc completes bash, zsh and fish\nRun "
