@@ -333,6 +333,23 @@ class BundleWalker {
   std::size_t m_decompressed = 0;  ///< bytes of bundle headers decompressed in this file
 };
 
+// A section table may name .hip_fatbin many times, over the same or overlapping bytes (real
+// files have one): each byte range is walked once, so that no byte of the file is walked twice.
+// A merged range keeps the start, alignment and name of the section that starts first.
+std::vector<Region> distinct_ranges(std::vector<Region> regions) {
+  std::stable_sort(regions.begin(), regions.end(),
+                   [](const Region& a, const Region& b) { return a.start < b.start; });
+  std::vector<Region> merged;
+  for (auto& region : regions) {
+    if (!merged.empty() && region.start < merged.back().end) {
+      merged.back().end = std::max(merged.back().end, region.end);
+      continue;
+    }
+    merged.push_back(std::move(region));
+  }
+  return merged;
+}
+
 // Code objects v2 (ABI version 0) record no features; v3 (1) has one "on" bit each for xnack
 // (0x100) and sramecc (0x200); v4 and later (2+) have two-bit selectors (AMDGPUUsage.rst).
 std::uint32_t flags_in_v4_layout(const ElfHeader& header) {
@@ -356,8 +373,8 @@ std::optional<std::vector<ElfSection>> read_sections(const ByteSource& bytes,
     scan.problems.push_back("cannot read the ELF section table");
     return std::nullopt;
   }
-  const auto unnamed = parse_elf_sections(table, header, {}, bytes.size());
-  const ElfSection& names_section = unnamed[header.section_names_index];
+  const ElfSection names_section =
+      parse_elf_section(table, header.section_names_index, {}, bytes.size());
   std::string names;
   if (names_section.type != k_elf_section_nobits) {
     names = bytes.read(names_section.offset, static_cast<std::size_t>(std::min<std::uint64_t>(
@@ -389,7 +406,7 @@ void scan_elf(const ByteSource& bytes, std::string_view head, OffloadScan& scan)
   if (!sections) {
     return;
   }
-  BundleWalker walker(bytes, scan);
+  std::vector<Region> fatbins;
   OffloadBundle object_bundle;
   for (const auto& section : *sections) {
     if (section.name == ".hipFatBinSegment") {
@@ -413,8 +430,12 @@ void scan_elf(const ByteSource& bytes, std::string_view head, OffloadScan& scan)
       continue;
     }
     scan.container = OffloadContainer::elf_sections;
-    walker.walk({section.offset, section.offset + section.size,
-                 std::max<std::uint64_t>(section.alignment, 1), section.name});
+    fatbins.push_back({section.offset, section.offset + section.size,
+                       std::max<std::uint64_t>(section.alignment, 1), section.name});
+  }
+  BundleWalker walker(bytes, scan);
+  for (const auto& region : distinct_ranges(std::move(fatbins))) {
+    walker.walk(region);
   }
   if (!object_bundle.entries.empty()) {
     scan.container = OffloadContainer::fat_object;
