@@ -75,6 +75,22 @@ ElfHeaderParse parse_elf_header(std::string_view bytes, std::uint64_t file_size)
   return {header, ""};
 }
 
+ElfSection parse_elf_section(std::string_view table, std::size_t index, std::string_view names,
+                             std::uint64_t file_size) {
+  const std::size_t at = index * k_section_entry_size;
+  ElfSection section;
+  section.name = std::string(c_string_at(names, read_le(table, at, 4)));
+  section.type = static_cast<std::uint32_t>(read_le(table, at + 4, 4));
+  section.offset = read_le(table, at + 24, 8);
+  section.size = read_le(table, at + 32, 8);
+  section.alignment = read_le(table, at + 48, 8);
+  if (section.offset > file_size || section.size > file_size - section.offset) {
+    section.type = k_elf_section_nobits;
+    section.size = 0;
+  }
+  return section;
+}
+
 std::vector<ElfSection> parse_elf_sections(std::string_view table, const ElfHeader& header,
                                            std::string_view names, std::uint64_t file_size) {
   std::vector<ElfSection> sections;
@@ -82,18 +98,7 @@ std::vector<ElfSection> parse_elf_sections(std::string_view table, const ElfHead
       std::min<std::size_t>(header.section_count, table.size() / k_section_entry_size);
   sections.reserve(count);
   for (std::size_t i = 0; i < count; ++i) {
-    const std::size_t at = i * k_section_entry_size;
-    ElfSection section;
-    section.name = std::string(c_string_at(names, read_le(table, at, 4)));
-    section.type = static_cast<std::uint32_t>(read_le(table, at + 4, 4));
-    section.offset = read_le(table, at + 24, 8);
-    section.size = read_le(table, at + 32, 8);
-    section.alignment = read_le(table, at + 48, 8);
-    if (section.offset > file_size || section.size > file_size - section.offset) {
-      section.type = k_elf_section_nobits;
-      section.size = 0;
-    }
-    sections.push_back(std::move(section));
+    sections.push_back(parse_elf_section(table, i, names, file_size));
   }
   return sections;
 }

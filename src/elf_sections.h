@@ -46,6 +46,11 @@ struct ElfHeaderParse {
 };
 ElfHeaderParse parse_elf_header(std::string_view bytes, std::uint64_t file_size);
 
+/// Parses entry `index` of the section table (the caller checks that the table holds it), named
+/// from `names`; bytes outside the file are dropped as parse_elf_sections says.
+ElfSection parse_elf_section(std::string_view table, std::size_t index, std::string_view names,
+                             std::uint64_t file_size);
+
 /// Parses `header.section_count` entries of the section table, naming them from `names`
 /// (the bytes of the section-name string table). Sections whose bytes lie outside the file
 /// keep their name but get size 0 and type SHT_NOBITS, so nobody reads past the end.

@@ -17,6 +17,12 @@ namespace {
 constexpr std::uint64_t k_max_entries = 1024;
 constexpr std::uint64_t k_max_id_length = 256;
 constexpr std::size_t k_max_header_bytes = 1 << 20;
+// A header is read (or decompressed) first in this window, then in windows that at least double.
+constexpr std::size_t k_first_header_window = 4096;
+// How many bytes of bundle headers are decompressed in one file, all bundles together: each
+// compressed bundle asks for 4 KiB first, so this allows 65,536 real ones; a hostile file whose
+// tiny bundles each decompress to a 1 MiB header stops here instead of after 100 GiB.
+constexpr std::size_t k_max_decompressed_bytes = std::size_t{256} << 20;
 constexpr std::size_t k_max_section_names = 1 << 20;
 constexpr std::size_t k_max_bundles = 100000;
 // How many compressed bytes are read to decode a bundle's header: zstd decodes a whole block
@@ -47,6 +53,13 @@ std::uint64_t align_up(std::uint64_t value, std::uint64_t alignment) {
   }
   const std::uint64_t rest = value % alignment;
   return rest == 0 ? value : value + (alignment - rest);
+}
+
+// The next window for a header that needs `needed` bytes: at least twice the last one, so that
+// a header of n entries is read and parsed O(log n) times, not once per entry (parse_bundle_header
+// says only where the next entry ends).
+std::size_t grown_window(std::size_t window, std::size_t needed) {
+  return std::max(needed, std::min(window * 2, k_max_header_bytes));
 }
 
 // --- decompression ----------------------------------------------------------------------------
@@ -156,7 +169,7 @@ class BundleWalker {
 
   std::optional<std::uint64_t> read_plain(const Region& region, std::uint64_t at) {
     const std::uint64_t available = region.end - at;
-    std::size_t window = 4096;
+    std::size_t window = k_first_header_window;
     while (true) {
       const std::string header = m_bytes.read(at, window);
       auto parsed = parse_bundle_header(header, available);
@@ -169,7 +182,7 @@ class BundleWalker {
           problem(where(region, at) + ": the bundle header runs past the end");
           return std::nullopt;
         }
-        window = parsed.needed;
+        window = grown_window(window, parsed.needed);
         continue;
       }
       m_scan.bundles.push_back(
@@ -211,15 +224,18 @@ class BundleWalker {
                                                               std::uint64_t at,
                                                               const CompressedHeader& header,
                                                               std::uint64_t payload_size) {
-    std::size_t want = 4096;
+    std::size_t want = k_first_header_window;
     std::size_t window = k_compressed_window;
     while (true) {
       const std::size_t to_read =
           static_cast<std::size_t>(std::min<std::uint64_t>(window, payload_size));
+      const std::size_t asked =
+          static_cast<std::size_t>(std::min<std::uint64_t>(want, header.uncompressed_size));
+      if (!charge_decompressed(region, at, asked)) {
+        return std::nullopt;
+      }
       const std::string compressed = m_bytes.read(at + header.header_size, to_read);
-      const auto plain = decompress_prefix(
-          header.method, compressed,
-          static_cast<std::size_t>(std::min<std::uint64_t>(want, header.uncompressed_size)));
+      const auto plain = decompress_prefix(header.method, compressed, asked);
       if (!plain.error.empty()) {
         problem(where(region, at) + ": " + plain.error);
         return std::nullopt;
@@ -234,16 +250,28 @@ class BundleWalker {
       }
       const bool more_input =
           plain.input_exhausted && to_read < payload_size && window < k_max_compressed_window;
-      const bool more_output = plain.bytes.size() == want && parsed.needed <= k_max_header_bytes;
+      const bool more_output = plain.bytes.size() == asked && asked < header.uncompressed_size &&
+                               parsed.needed <= k_max_header_bytes;
       if (more_input) {
         window *= 4;
       } else if (more_output) {
-        want = parsed.needed;
+        want = grown_window(want, parsed.needed);
       } else {
         problem(where(region, at) + ": the decompressed bundle header is truncated");
         return std::nullopt;
       }
     }
+  }
+
+  // Counts `bytes` about to be decompressed against the file's budget; false after a problem.
+  bool charge_decompressed(const Region& region, std::uint64_t at, std::size_t bytes) {
+    if (bytes > k_max_decompressed_bytes - m_decompressed) {
+      problem(where(region, at) + ": more than " + std::to_string(k_max_decompressed_bytes >> 20) +
+              " MiB of bundle headers to decompress in this file");
+      return false;
+    }
+    m_decompressed += bytes;
+    return true;
   }
 
   // A version-1 compressed bundle does not record its size: the next bundle starts at the next
@@ -302,7 +330,25 @@ class BundleWalker {
 
   const ByteSource& m_bytes;
   OffloadScan& m_scan;
+  std::size_t m_decompressed = 0;  ///< bytes of bundle headers decompressed in this file
 };
+
+// A section table may name .hip_fatbin many times, over the same or overlapping bytes (real
+// files have one): each byte range is walked once, so that no byte of the file is walked twice.
+// A merged range keeps the start, alignment and name of the section that starts first.
+std::vector<Region> distinct_ranges(std::vector<Region> regions) {
+  std::stable_sort(regions.begin(), regions.end(),
+                   [](const Region& a, const Region& b) { return a.start < b.start; });
+  std::vector<Region> merged;
+  for (auto& region : regions) {
+    if (!merged.empty() && region.start < merged.back().end) {
+      merged.back().end = std::max(merged.back().end, region.end);
+      continue;
+    }
+    merged.push_back(std::move(region));
+  }
+  return merged;
+}
 
 // Code objects v2 (ABI version 0) record no features; v3 (1) has one "on" bit each for xnack
 // (0x100) and sramecc (0x200); v4 and later (2+) have two-bit selectors (AMDGPUUsage.rst).
@@ -327,8 +373,8 @@ std::optional<std::vector<ElfSection>> read_sections(const ByteSource& bytes,
     scan.problems.push_back("cannot read the ELF section table");
     return std::nullopt;
   }
-  const auto unnamed = parse_elf_sections(table, header, {}, bytes.size());
-  const ElfSection& names_section = unnamed[header.section_names_index];
+  const ElfSection names_section =
+      parse_elf_section(table, header.section_names_index, {}, bytes.size());
   std::string names;
   if (names_section.type != k_elf_section_nobits) {
     names = bytes.read(names_section.offset, static_cast<std::size_t>(std::min<std::uint64_t>(
@@ -360,7 +406,7 @@ void scan_elf(const ByteSource& bytes, std::string_view head, OffloadScan& scan)
   if (!sections) {
     return;
   }
-  BundleWalker walker(bytes, scan);
+  std::vector<Region> fatbins;
   OffloadBundle object_bundle;
   for (const auto& section : *sections) {
     if (section.name == ".hipFatBinSegment") {
@@ -384,8 +430,12 @@ void scan_elf(const ByteSource& bytes, std::string_view head, OffloadScan& scan)
       continue;
     }
     scan.container = OffloadContainer::elf_sections;
-    walker.walk({section.offset, section.offset + section.size,
-                 std::max<std::uint64_t>(section.alignment, 1), section.name});
+    fatbins.push_back({section.offset, section.offset + section.size,
+                       std::max<std::uint64_t>(section.alignment, 1), section.name});
+  }
+  BundleWalker walker(bytes, scan);
+  for (const auto& region : distinct_ranges(std::move(fatbins))) {
+    walker.walk(region);
   }
   if (!object_bundle.entries.empty()) {
     scan.container = OffloadContainer::fat_object;

@@ -2,7 +2,9 @@
 // input is read as a whole file by scan_offload_bundles (an ELF file with .hip_fatbin, a bare
 // bundle, a compressed CCOB bundle, a code object), and its pieces go to the header parsers,
 // the decompressors, the entry-id splitter and targets_in_name. Whatever it holds, the scan
-// ends with bundles inside the file, printable target ids and short printable problems.
+// ends with bundles inside the file, each read once, printable target ids and short printable
+// problems. regressions/offload_bundle/ holds headers longer than the first 4 KiB window (plain
+// and zlib) and an ELF with overlapping .hip_fatbin sections (issue 20 D4, D8).
 #include <algorithm>
 
 #include "src/elf_sections.h"
@@ -37,6 +39,15 @@ void check_scan(const OffloadScan& scan, std::size_t size) {
       if (!entry.target.empty()) {
         check_target(entry.target);
       }
+    }
+  }
+  // Each byte range is walked once, in file order (overlapping .hip_fatbin sections are merged):
+  // no bundle is read twice.
+  if (scan.container != OffloadContainer::fat_object) {
+    for (std::size_t i = 1; i < scan.bundles.size(); ++i) {
+      ROCDOC_FUZZ_CHECK(scan.bundles[i - 1].file_offset < scan.bundles[i].file_offset,
+                        "bundles are read once each, in file order: " +
+                            std::to_string(scan.bundles[i].file_offset));
     }
   }
   const auto targets = scan.targets();

@@ -91,6 +91,90 @@ const std::vector<Entry> k_entries = {
     {"hip-amdgcn-amd-amdhsa--gfx906", std::string(10, 'c')},
 };
 
+// Counts the reads of the bytes it wraps (which must outlive it): how often a scan goes back to
+// the file.
+class CountingBytes final : public util::ByteSource {
+ public:
+  explicit CountingBytes(std::string_view bytes) : m_bytes(bytes) {}
+  std::uint64_t size() const override { return m_bytes.size(); }
+  std::string read(std::uint64_t offset, std::size_t count) const override {
+    ++reads;
+    std::string out = m_bytes.read(offset, count);
+    bytes_read += out.size();
+    return out;
+  }
+  mutable std::size_t reads = 0;
+  mutable std::uint64_t bytes_read = 0;
+
+ private:
+  util::StringBytes m_bytes;
+};
+
+// A bundle header of 1024 entries with ids of 256 bytes (287 KB), the largest allowed, as in the
+// audit's reproducer 04 (issue 20 D4).
+std::string header_of_1024_entries() {
+  const std::string id = "hip-amdgcn-amd-amdhsa--gfx90a" + std::string(256 - 29, 'x');
+  std::string out = "__CLANG_OFFLOAD_BUNDLE__";
+  put_le(out, 1024, 8);
+  for (int i = 0; i < 1024; ++i) {
+    put_le(out, 1, 8);
+    put_le(out, 0, 8);
+    put_le(out, id.size(), 8);
+    out += id;
+  }
+  return out;
+}
+
+// A 64-bit x86-64 shared object whose section table has one .hip_fatbin section per range
+// (offsets from the start of `region`, which sits at 4096), and a name table.
+std::string elf_with_fatbins(const std::string& region,
+                             const std::vector<std::pair<std::size_t, std::size_t>>& ranges) {
+  const std::string names = std::string("\0.hip_fatbin\0.shstrtab\0", 24);
+  std::string out(4096, '\0');
+  out += region;
+  const std::size_t names_at = out.size();
+  out += names;
+  out.resize((out.size() + 63) / 64 * 64, '\0');
+  const std::size_t table_at = out.size();
+  const std::size_t count = ranges.size() + 2;
+  auto section = [&out](std::uint32_t name, std::uint32_t type, std::uint64_t offset,
+                        std::uint64_t size, std::uint64_t alignment) {
+    put_le(out, name, 4);
+    put_le(out, type, 4);
+    put_le(out, 0, 8);  // flags
+    put_le(out, 0, 8);  // address
+    put_le(out, offset, 8);
+    put_le(out, size, 8);
+    put_le(out, 0, 8);  // link, info
+    put_le(out, alignment, 8);
+    put_le(out, 0, 8);  // entry size
+  };
+  section(0, 0, 0, 0, 0);
+  for (const auto& [start, end] : ranges) {
+    section(1, 1, 4096 + start, end - start, 4096);
+  }
+  section(13, 3, names_at, names.size(), 1);
+  std::string header =
+      "\x7f"
+      "ELF";
+  header += std::string("\x02\x01\x01", 3);
+  header.resize(16, '\0');
+  put_le(header, 3, 2);   // ET_DYN
+  put_le(header, 62, 2);  // x86-64
+  put_le(header, 1, 4);
+  put_le(header, 0, 8);  // entry
+  put_le(header, 0, 8);  // program headers
+  put_le(header, table_at, 8);
+  put_le(header, 0, 4);   // flags
+  put_le(header, 64, 2);  // header size
+  put_le(header, 0, 2);
+  put_le(header, 0, 2);
+  put_le(header, 64, 2);  // section entry size
+  put_le(header, count, 2);
+  put_le(header, count - 1, 2);
+  return out.replace(0, header.size(), header);
+}
+
 }  // namespace
 
 TEST_CASE("parse_entry_id splits at most five times, as LLVM does") {
@@ -267,4 +351,76 @@ TEST_CASE("code_runs_on follows LLVM's compatibility rule") {
   CHECK(code_runs_on("gfx90a:xnack+", "gfx90a", "", Xnack::on));
   CHECK(code_runs_on("gfx90a:sramecc+:xnack-", "gfx90a", "", Xnack::off));
   CHECK(code_runs_on("amdgcnspirv", "gfx1201", "gfx12-generic", Xnack::off));
+}
+
+TEST_CASE("a long bundle header is read a few times, not once per entry (issue 20 D4)") {
+  const std::string header = header_of_1024_entries();
+  const std::string target = "gfx90a" + std::string(227, 'x');
+  SECTION("uncompressed") {
+    const std::string two = header + header;
+    const CountingBytes bytes(two);
+    const auto scan = scan_offload_bundles(bytes);
+    REQUIRE(scan.problems.empty());
+    CHECK(scan.bundles.size() == 2);
+    CHECK(scan.targets() == std::vector<std::string>{target});
+    // Windows of 4 KiB, 8 KiB, ... 512 KiB: 8 reads a header (unfixed: 1024, 150 MB).
+    CHECK(bytes.reads < 24);
+    CHECK(bytes.bytes_read < 8 * header.size());
+  }
+  SECTION("zlib-compressed") {
+    const std::string compressed = make_compressed(header, 2);
+    const std::string two = compressed + compressed;
+    const CountingBytes bytes(two);
+    const auto scan = scan_offload_bundles(bytes);
+    REQUIRE(scan.problems.empty());
+    CHECK(scan.bundles.size() == 2);
+    CHECK(scan.bundles[1].file_offset == compressed.size());
+    CHECK(scan.targets() == std::vector<std::string>{target});
+    CHECK(bytes.reads < 24);
+  }
+  SECTION("a header that ends past the data is still refused") {
+    const auto scan = scan_offload_bundles(util::StringBytes(header.substr(0, 100000)));
+    REQUIRE(scan.problems.size() == 1);
+    CHECK(scan.problems[0] == "offset 0x0: the bundle header runs past the end");
+    const auto cut =
+        scan_offload_bundles(util::StringBytes(make_compressed(header.substr(0, 100000), 2)));
+    REQUIRE(cut.problems.size() == 1);
+    CHECK(cut.problems[0] == "offset 0x0: the decompressed bundle header is truncated");
+  }
+}
+
+TEST_CASE("overlapping .hip_fatbin sections are walked once (issue 20 D8)") {
+  const std::string bundle = make_bundle(k_entries);
+  const std::string region = bundle + std::string(64 * 1024, '\0');
+  const std::vector<std::string> expected = {"gfx10-3-generic", "gfx906", "gfx90a:xnack-"};
+  SECTION("the same range 1000 times") {
+    const std::string elf = elf_with_fatbins(
+        region,
+        std::vector<std::pair<std::size_t, std::size_t>>(1000, {std::size_t{0}, region.size()}));
+    const CountingBytes bytes(elf);
+    const auto scan = scan_offload_bundles(bytes);
+    CHECK(scan.container == OffloadContainer::elf_sections);
+    CHECK(scan.problems.empty());
+    CHECK(scan.bundles.size() == 1);
+    CHECK(scan.targets() == expected);
+    CHECK(bytes.bytes_read < 2 * elf.size());  // unfixed: 1000 times the region
+  }
+  SECTION("ranges inside and across each other are one range") {
+    const std::string elf =
+        elf_with_fatbins(region, {{4096, region.size()}, {0, 8192}, {100, 200}, {0, 8192}});
+    const auto scan = scan_offload_bundles(util::StringBytes(elf));
+    CHECK(scan.problems.empty());
+    REQUIRE(scan.bundles.size() == 1);
+    CHECK(scan.bundles[0].file_offset == 4096);
+  }
+  SECTION("separate ranges are each walked, in file order") {
+    const std::string two = bundle + std::string(4096 - bundle.size() % 4096, '\0') + bundle;
+    const std::size_t second = two.size() - bundle.size();
+    const std::string elf = elf_with_fatbins(two, {{second, two.size()}, {0, second}});
+    const auto scan = scan_offload_bundles(util::StringBytes(elf));
+    CHECK(scan.problems.empty());
+    REQUIRE(scan.bundles.size() == 2);
+    CHECK(scan.bundles[0].file_offset == 4096);
+    CHECK(scan.bundles[1].file_offset == 4096 + second);
+  }
 }
