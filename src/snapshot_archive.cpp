@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstdio>
@@ -94,18 +95,78 @@ bool climbs_out(const std::string& inside, const std::string& target) {
 
 using Member = MemoryTree::Entry;
 
-std::string read_member_data(archive* reader, const std::string& file, const std::string& name,
-                             const ArchiveLimits& limits, std::size_t& total) {
+/// The packed archive as libarchive's read callback hands it out: in pieces of 4 KiB, so that
+/// between two pieces the callback can stop libarchive once the tar stream it inflated passes
+/// the limit. A body libarchive skips (a GNU dumpdir, a directory with a pax size) is inflated
+/// inside one of its calls, where the reader never sees it; only the callback does.
+struct PackedSource {
+  std::string_view rest;
+  std::size_t inflated_limit = 0;
+  bool over_limit = false;
+};
+
+constexpr std::size_t k_piece_bytes = 4096;
+
+/// The bytes of tar stream libarchive has inflated so far (the top filter's output).
+std::size_t inflated_bytes(archive* reader) {
+  const la_int64_t bytes = archive_filter_bytes(reader, 0);
+  return bytes > 0 ? static_cast<std::size_t>(bytes) : 0;
+}
+
+extern "C" la_ssize_t read_packed_piece(archive* reader, void* client, const void** buffer) {
+  auto* source = static_cast<PackedSource*>(client);
+  if (inflated_bytes(reader) > source->inflated_limit) {
+    source->over_limit = true;
+    archive_set_error(reader, ERANGE, "inflated past rocdoc's limit");
+    return -1;
+  }
+  const std::size_t piece = std::min(source->rest.size(), k_piece_bytes);
+  *buffer = source->rest.data();
+  source->rest.remove_prefix(piece);
+  return static_cast<la_ssize_t>(piece);
+}
+
+[[noreturn]] void refuse_inflated(const std::string& file, const ArchiveLimits& limits) {
+  throw SnapshotError(file + ": inflates to more than " +
+                      std::to_string(limits.inflated_bytes >> 20) +
+                      " MiB of tar, more than rocdoc reads (a real snapshot is under 1 MB; "
+                      "skipped bodies and headers count too)");
+}
+
+/// Refuses the archive once libarchive has inflated more than the limit.
+void check_inflated(archive* reader, const PackedSource& source, const std::string& file,
+                    const ArchiveLimits& limits) {
+  if (source.over_limit || inflated_bytes(reader) > limits.inflated_bytes) {
+    refuse_inflated(file, limits);
+  }
+}
+
+/// Why libarchive stopped: the limit the callback enforced, or its own message.
+[[noreturn]] void refuse_unreadable(archive* reader, const PackedSource& source,
+                                    const std::string& file, const ArchiveLimits& limits) {
+  if (source.over_limit) {
+    refuse_inflated(file, limits);
+  }
+  throw SnapshotError(file + ": not a snapshot archive (.tar.gz): " + error_text(reader));
+}
+
+std::string read_member_data(archive* reader, const PackedSource& source, const std::string& file,
+                             const std::string& name, const ArchiveLimits& limits,
+                             std::size_t& total) {
   std::string data;
   std::array<char, 65536> buffer{};
   for (;;) {
     const la_ssize_t n = archive_read_data(reader, buffer.data(), buffer.size());
     if (n < 0) {
+      if (source.over_limit) {
+        refuse_inflated(file, limits);
+      }
       refuse(file, name, "cannot be read: " + error_text(reader));
     }
     if (n == 0) {
       return data;
     }
+    check_inflated(reader, source, file, limits);
     const auto got = static_cast<std::size_t>(n);
     if (data.size() + got > limits.entry_bytes) {
       refuse(file, name,
@@ -120,6 +181,20 @@ std::string read_member_data(archive* reader, const std::string& file, const std
                  " MiB, more than rocdoc reads (a real snapshot is under 1 MB)");
     }
     data.append(buffer.data(), got);
+  }
+}
+
+/// Refuses what a snapshot never holds and libarchive would otherwise inflate unseen or
+/// expand: a directory with a body, a sparse file.
+void check_entry_shape(archive_entry* entry, const std::string& file, const std::string& shown) {
+  const bool has_body = archive_entry_size_is_set(entry) != 0 && archive_entry_size(entry) != 0;
+  if (archive_entry_filetype(entry) == AE_IFDIR && has_body) {
+    refuse(file, shown,
+           "a directory that carries a body (a GNU dumpdir or a pax size); a snapshot's "
+           "directories are empty entries");
+  }
+  if (archive_entry_sparse_count(entry) > 0) {
+    refuse(file, shown, "a sparse file; a snapshot holds plain files");
   }
 }
 
@@ -150,12 +225,20 @@ SnapshotArchive read_snapshot_archive_bytes(std::string_view packed, const std::
   archive_read_support_filter_gzip(reader.get());
   archive_read_support_filter_none(reader.get());
   archive_read_support_format_tar(reader.get());
-  if (archive_read_open_memory(reader.get(), packed.data(), packed.size()) != ARCHIVE_OK) {
-    throw SnapshotError(file + ": not a snapshot archive (.tar.gz): " + error_text(reader.get()));
+  PackedSource source{packed, limits.inflated_bytes};
+  if (archive_read_open(reader.get(), &source, nullptr, read_packed_piece, nullptr) != ARCHIVE_OK) {
+    refuse_unreadable(reader.get(), source, file, limits);
+  }
+  // libarchive stacks a gzip filter per layer it finds (up to 25): each multiplies what a few
+  // KB inflate to. rocdoc writes one, as tar czf does; the second filter is the file itself.
+  if (archive_filter_count(reader.get()) > 2) {
+    throw SnapshotError(file + ": compressed more than once (gzip inside gzip); a snapshot " +
+                        "archive is one gzip layer over a tar");
   }
   std::map<std::string, Member> members;
   std::size_t count = 0;
   std::size_t total = 0;
+  std::size_t name_bytes = 0;
   for (;;) {
     archive_entry* entry = nullptr;
     const int status = archive_read_next_header(reader.get(), &entry);
@@ -163,8 +246,9 @@ SnapshotArchive read_snapshot_archive_bytes(std::string_view packed, const std::
       break;
     }
     if (status != ARCHIVE_OK && status != ARCHIVE_WARN) {
-      throw SnapshotError(file + ": not a snapshot archive (.tar.gz): " + error_text(reader.get()));
+      refuse_unreadable(reader.get(), source, file, limits);
     }
+    check_inflated(reader.get(), source, file, limits);
     if (++count > limits.entries) {
       throw SnapshotError(file + ": holds more than " + std::to_string(limits.entries) +
                           " entries, more than rocdoc reads (a real snapshot holds a few "
@@ -173,9 +257,16 @@ SnapshotArchive read_snapshot_archive_bytes(std::string_view packed, const std::
     const char* raw_name = archive_entry_pathname(entry);
     const std::string shown = util::printable(raw_name != nullptr ? raw_name : "");
     const std::string name = checked_name(file, raw_name != nullptr ? raw_name : "");
+    name_bytes += name.size();
+    if (name_bytes > limits.name_bytes) {
+      refuse(file, shown,
+             "the entries' names add up to more than " + std::to_string(limits.name_bytes >> 20) +
+                 " MiB, more than rocdoc reads (a real snapshot's are under 1 MB)");
+    }
     if (const char* hardlink = archive_entry_hardlink(entry); hardlink != nullptr) {
       refuse(file, shown, "a hard link; a snapshot holds plain files, directories and links");
     }
+    check_entry_shape(entry, file, shown);
     Member member;
     switch (archive_entry_filetype(entry)) {
       case AE_IFREG:
@@ -185,7 +276,7 @@ SnapshotArchive read_snapshot_archive_bytes(std::string_view packed, const std::
                  "declares " + std::to_string(archive_entry_size(entry)) +
                      " bytes, more than rocdoc reads of one file");
         }
-        member.data = read_member_data(reader.get(), file, shown, limits, total);
+        member.data = read_member_data(reader.get(), source, file, shown, limits, total);
         break;
       case AE_IFDIR:
         member.type = MemoryTree::Type::directory;
@@ -251,7 +342,11 @@ SnapshotArchive read_snapshot_archive_bytes(std::string_view packed, const std::
     if (inside == "/" && member.type != MemoryTree::Type::directory) {
       refuse(file, name, "root/ must be a directory");
     }
-    result.root->add(inside, std::move(member));
+    try {
+      result.root->add(inside, std::move(member));
+    } catch (const HostLimitError& error) {
+      refuse(file, name, error.what());
+    }
   }
   if (!has_manifest) {
     throw SnapshotError(file + ": no " + std::string(k_manifest_name) +

@@ -21,6 +21,11 @@ struct ArchiveLimits {
   std::size_t entry_bytes = std::size_t{16} << 20;    ///< the manifest's own bound
   std::size_t total_bytes = std::size_t{64} << 20;    ///< all entries, uncompressed
   std::size_t archive_bytes = std::size_t{64} << 20;  ///< the file itself, compressed
+  /// The tar stream libarchive inflates, whatever it is spent on: the bodies it skips (a GNU
+  /// dumpdir, a directory with a pax size) and pax headers included. Checked between pieces of
+  /// 4 KiB of the packed file, so that one gzip layer overshoots it by a few MiB at most.
+  std::size_t inflated_bytes = std::size_t{256} << 20;
+  std::size_t name_bytes = std::size_t{16} << 20;  ///< the entries' names, all together
 };
 
 /// A snapshot archive read into memory: nothing of it is written to disk.
@@ -31,8 +36,10 @@ struct SnapshotArchive {
 };
 
 /// Reads FILE (.tar.gz or .tar; the snapshot at its top or inside one directory). Untrusted
-/// input: absolute paths, ".." components, device files, hard links, links that climb out of
-/// root/, oversized entries and archives are refused. Throws SnapshotError.
+/// input: absolute paths, ".." components, device files, hard links, sparse files, directories
+/// that carry a body, links that climb out of root/, more than one gzip layer, oversized
+/// entries and archives, and archives that inflate past the limits are refused. Throws
+/// SnapshotError.
 SnapshotArchive read_snapshot_archive(const std::string& file, const ArchiveLimits& limits = {});
 /// The same for an archive already in memory; `file` names it in messages (fuzzing, tests).
 SnapshotArchive read_snapshot_archive_bytes(std::string_view packed, const std::string& file,
