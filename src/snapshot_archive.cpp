@@ -357,8 +357,9 @@ SnapshotArchive read_snapshot_archive_bytes(std::string_view packed, const std::
 
 namespace {
 
-// The temporary file being written, removed if a signal ends rocdoc before it is renamed:
-// the handler may only use async-signal-safe calls (unlink, signal, raise).
+// The temporary file being written where O_TMPFILE is not possible, removed if a signal ends
+// rocdoc before it is linked: the handler may only use async-signal-safe calls (unlink,
+// signal, raise).
 char g_temporary[4096];
 
 extern "C" void remove_temporary_and_die(int signal_number) {
@@ -367,10 +368,11 @@ extern "C" void remove_temporary_and_die(int signal_number) {
   ::raise(signal_number);
 }
 
-/// Installs the handler for the signals that end a terminal session or a job while the file
-/// is written, then creates the file from `name_template` (mkstemp, in the handler's own
-/// buffer: no moment when the file exists and the handler does not know its name). When it
-/// goes, it removes the temporary name first and only then restores the old handlers.
+/// Installs the handler for the signals whose default is to end rocdoc (SIGKILL and SIGSTOP
+/// cannot be caught: the unnamed file of write_unnamed_then_link() is what leaves nothing on
+/// those), then creates the file from `name_template` (mkstemp, in the handler's own buffer: no
+/// moment when the file exists and the handler does not know its name). When it goes, it
+/// removes the temporary name first and only then restores the old handlers.
 class TemporaryFileGuard {
  public:
   explicit TemporaryFileGuard(const std::string& name_template) {
@@ -400,8 +402,10 @@ class TemporaryFileGuard {
   TemporaryFileGuard& operator=(const TemporaryFileGuard&) = delete;
 
  private:
-  static constexpr std::array<int, 4> k_signals = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-  std::array<struct sigaction, 4> m_previous{};
+  static constexpr std::array<int, 12> k_signals = {SIGINT,  SIGTERM,   SIGHUP,  SIGQUIT,
+                                                    SIGUSR1, SIGUSR2,   SIGALRM, SIGPIPE,
+                                                    SIGXCPU, SIGVTALRM, SIGPROF, SIGXFSZ};
+  std::array<struct sigaction, k_signals.size()> m_previous{};
   util::UniqueFd m_fd;
 };
 
@@ -432,9 +436,114 @@ void write_entry(archive* writer, const std::string& path, const std::string* co
   }
 }
 
-}  // namespace
+extern "C" la_ssize_t append_packed(archive* /*writer*/, void* client, const void* buffer,
+                                    std::size_t length) {
+  static_cast<std::string*>(client)->append(static_cast<const char*>(buffer), length);
+  return static_cast<la_ssize_t>(length);
+}
 
-void write_snapshot_archive(const SnapshotImage& image, const std::string& file) {
+/// The image as a gzip-compressed pax tar, in memory (a snapshot is tens of KB): the file is
+/// then written in one go, so that nothing of it exists on disk before it is whole.
+std::string pack_image(const SnapshotImage& image, const std::string& file) {
+  std::string packed;
+  std::unique_ptr<archive, WriterDeleter> writer(archive_write_new(), WriterDeleter{});
+  archive_write_add_filter_gzip(writer.get());
+  archive_write_set_format_pax_restricted(writer.get());
+  archive_write_set_bytes_in_last_block(writer.get(), 1);  // as archive_write_open_fd on a file
+  if (archive_write_open(writer.get(), &packed, nullptr, append_packed, nullptr) != ARCHIVE_OK) {
+    throw std::runtime_error(file + ": " + error_text(writer.get()));
+  }
+  // The manifest first: a reader (or a person with tar tf) sees what this is at once.
+  write_entry(writer.get(), std::string(k_manifest_name),
+              &image.files.at(std::string(k_manifest_name)), file);
+  for (const auto& dir : image.dirs) {
+    write_entry(writer.get(), dir, nullptr, file);
+  }
+  for (const auto& [path, content] : image.files) {
+    if (path != k_manifest_name) {
+      write_entry(writer.get(), path, &content, file);
+    }
+  }
+  if (archive_write_close(writer.get()) != ARCHIVE_OK) {
+    throw std::runtime_error(file + ": " + error_text(writer.get()));
+  }
+  return packed;
+}
+
+void write_all(int fd, std::string_view bytes, const std::string& file) {
+  while (!bytes.empty()) {
+    const ssize_t written = ::write(fd, bytes.data(), bytes.size());
+    if (written < 0 && errno == EINTR) {
+      continue;
+    }
+    if (written <= 0) {
+      throw std::runtime_error(file + ": " + std::strerror(written < 0 ? errno : EIO));
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(written));
+  }
+}
+
+/// Writes the bytes, syncs them and gives the file the mode open(…, 0644) would.
+void fill_file(int fd, std::string_view bytes, const std::string& file) {
+  write_all(fd, bytes, file);
+  if (::fsync(fd) != 0 && errno != EINVAL) {
+    throw std::runtime_error(file + ": " + std::strerror(errno));
+  }
+  ::fchmod(
+      fd, 0644 & ~[] {
+        const mode_t mask = ::umask(0);
+        ::umask(mask);
+        return mask;
+      }());
+}
+
+[[noreturn]] void refuse_link(const std::string& file, int error) {
+  throw std::runtime_error(file + ": " +
+                           (error == EEXIST ? std::string("already exists; give another name "
+                                                          "with -o, or remove it")
+                                            : std::string(std::strerror(error))));
+}
+
+std::string directory_of(const std::string& file) {
+  const auto slash = file.rfind('/');
+  return slash == std::string::npos ? std::string(".")
+         : slash == 0               ? std::string("/")
+                                    : file.substr(0, slash);
+}
+
+enum class Written { yes, not_here };
+
+/// Writes FILE as an unnamed file (O_TMPFILE) in its directory, then links it: no name exists
+/// before the file is whole, so nothing is left behind whatever ends rocdoc (SIGKILL included).
+/// not_here where the file system or kernel has no O_TMPFILE, or the file cannot be linked
+/// (AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH; /proc/self/fd needs /proc).
+Written write_unnamed_then_link(const std::string& file, std::string_view bytes) {
+  const util::UniqueFd fd(
+      ::open(directory_of(file).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600));
+  if (!fd.valid()) {
+    return Written::not_here;  // the named way says what is wrong, if anything is
+  }
+  fill_file(fd.get(), bytes, file);
+  // linkat() never replaces an existing file: nothing the user had is lost.
+  if (::linkat(fd.get(), "", AT_FDCWD, file.c_str(), AT_EMPTY_PATH) == 0) {
+    return Written::yes;
+  }
+  if (errno != ENOENT && errno != EPERM) {
+    refuse_link(file, errno);
+  }
+  const std::string by_proc = "/proc/self/fd/" + std::to_string(fd.get());
+  if (::linkat(AT_FDCWD, by_proc.c_str(), AT_FDCWD, file.c_str(), AT_SYMLINK_FOLLOW) == 0) {
+    return Written::yes;
+  }
+  if (errno == ENOENT && ::access("/proc/self/fd", F_OK) != 0) {
+    return Written::not_here;
+  }
+  refuse_link(file, errno);
+}
+
+/// Writes FILE through a temporary name beside it, removed on every error and on the signals
+/// that can be caught.
+void write_named_then_link(const std::string& file, std::string_view bytes) {
   if (file.size() + 8 > sizeof g_temporary) {
     throw std::runtime_error(file.substr(0, 64) + "...: the name is too long");
   }
@@ -443,45 +552,20 @@ void write_snapshot_archive(const SnapshotImage& image, const std::string& file)
   if (!fd.valid()) {
     throw std::runtime_error(file + ": cannot create a file there: " + std::strerror(errno));
   }
-  const std::string temporary = guard.name();
-  {
-    std::unique_ptr<archive, WriterDeleter> writer(archive_write_new(), WriterDeleter{});
-    archive_write_add_filter_gzip(writer.get());
-    archive_write_set_format_pax_restricted(writer.get());
-    if (archive_write_open_fd(writer.get(), fd.get()) != ARCHIVE_OK) {
-      throw std::runtime_error(file + ": " + error_text(writer.get()));
-    }
-    // The manifest first: a reader (or a person with tar tf) sees what this is at once.
-    write_entry(writer.get(), std::string(k_manifest_name),
-                &image.files.at(std::string(k_manifest_name)), file);
-    for (const auto& dir : image.dirs) {
-      write_entry(writer.get(), dir, nullptr, file);
-    }
-    for (const auto& [path, content] : image.files) {
-      if (path != k_manifest_name) {
-        write_entry(writer.get(), path, &content, file);
-      }
-    }
-    if (archive_write_close(writer.get()) != ARCHIVE_OK) {
-      throw std::runtime_error(file + ": " + error_text(writer.get()));
-    }
-    if (::fsync(fd.get()) != 0 && errno != EINVAL) {
-      throw std::runtime_error(file + ": " + std::strerror(errno));
-    }
-    ::fchmod(
-        fd.get(), 0644 & ~[] {
-          const mode_t mask = ::umask(0);
-          ::umask(mask);
-          return mask;
-        }());
-    // link() never replaces an existing file: nothing the user had is lost.
-    if (::link(temporary.c_str(), file.c_str()) != 0) {
-      throw std::runtime_error(file + ": " +
-                               (errno == EEXIST ? std::string("already exists; give another name "
-                                                              "with -o, or remove it")
-                                                : std::string(std::strerror(errno))));
-    }
-  }  // the guard removes the temporary name, on success and on every error
+  fill_file(fd.get(), bytes, file);
+  // link() never replaces an existing file: nothing the user had is lost.
+  if (::link(guard.name().c_str(), file.c_str()) != 0) {
+    refuse_link(file, errno);
+  }
+}  // the guard removes the temporary name, on success and on every error
+
+}  // namespace
+
+void write_snapshot_archive(const SnapshotImage& image, const std::string& file) {
+  const std::string packed = pack_image(image, file);
+  if (write_unnamed_then_link(file, packed) == Written::not_here) {
+    write_named_then_link(file, packed);
+  }
 }
 
 }  // namespace rocdoc

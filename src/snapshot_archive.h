@@ -45,8 +45,10 @@ SnapshotArchive read_snapshot_archive(const std::string& file, const ArchiveLimi
 SnapshotArchive read_snapshot_archive_bytes(std::string_view packed, const std::string& file,
                                             const ArchiveLimits& limits = {});
 
-/// Writes the image as FILE (gzip-compressed pax tar), through a temporary file in the same
-/// directory; an existing FILE is never replaced. Throws std::runtime_error.
+/// Writes the image as FILE (gzip-compressed pax tar): an unnamed file (O_TMPFILE) linked as
+/// FILE once whole, or where that is not possible a temporary file beside it, removed on every
+/// error and catchable signal. An existing FILE is never replaced; nothing is left behind on a
+/// failure. Throws std::runtime_error.
 void write_snapshot_archive(const SnapshotImage& image, const std::string& file);
 
 }  // namespace rocdoc

@@ -173,4 +173,69 @@ with tempfile.TemporaryDirectory() as scratch:
     path = write(scratch, "long-names.tar.gz", gzip.compress(start() + body + b"\0" * 1024, 6))
     check_refused(*check_snapshot(path), "5,000 names of 4,000 bytes", "names add up to more than 16 MiB")
 
+    # D12a. A signal while snapshot -o writes (held in fsync by strace) leaves no file.
+    if shutil.which("strace"):
+        for name in ("KILL", "USR1", "ALRM", "TERM"):
+            out = os.path.join(scratch, f"out-{name}.tar.gz")
+            tracer = subprocess.Popen(
+                ["strace", "-qq", "-o", "/dev/null", "-e", "trace=fsync",
+                 "-e", "inject=fsync:delay_enter=4000000", binary, "snapshot", "--root", BASE,
+                 "-o", out], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            child = None
+            deadline = time.monotonic() + HANG
+            while child is None and time.monotonic() < deadline:
+                time.sleep(0.1)
+                try:
+                    with open(f"/proc/{tracer.pid}/task/{tracer.pid}/children") as f:
+                        pids = f.read().split()
+                    child = int(pids[0]) if pids else None
+                except OSError:
+                    pass
+            time.sleep(1.5)  # inside the 4 s fsync (a snapshot takes 10-30 ms; ASan: < 1 s)
+            if child is not None:
+                os.kill(child, getattr(signal, "SIG" + name))
+            tracer.wait(timeout=HANG * 3)
+            left = [n for n in os.listdir(scratch) if n.startswith(f"out-{name}")]
+            results.check(child is not None and left == [],
+                          f"SIG{name} during snapshot -o: nothing left (left {left})")
+    else:
+        print("skipped: the signal cases need strace")
+
+    # D12b. A full disk (a 16 KiB tmpfs in a mount namespace): nothing partial is left.
+    if os.geteuid() == 0 and subprocess.run(["unshare", "-m", "true"],
+                                            capture_output=True).returncode == 0:
+        small = os.path.join(scratch, "small")
+        os.mkdir(small)
+        script = f"""
+mount -t tmpfs -o size=16k tmpfs '{small}' || exit 99
+cd '{small}'
+'{binary}' snapshot --root '{BASE}' --dir sd > /dev/null 2>&1; echo "dir $? $(ls -A | tr "\\n" " ")"
+'{binary}' snapshot --root '{BASE}' --dir sd 2>&1 >/dev/null | head -1 | sed 's/^/retry /'
+'{binary}' check --root '{BASE}' --json-output p.json > /dev/null 2>&1; echo "partial $? $(ls -A | tr "\\n" " ")"
+dd if=/dev/zero of=fill bs=1k > /dev/null 2>&1  # whatever room is left, taken
+'{binary}' snapshot --root '{BASE}' -o s.tar.gz > /dev/null 2>&1; echo "o $? $(ls -A | tr "\\n" " ")"
+'{binary}' check --root '{BASE}' --json-output j.json > /dev/null 2>&1; echo "json $? $(ls -A | tr "\\n" " ")"
+"""
+        proc = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True,
+                              text=True, timeout=HANG * 6)
+        if proc.returncode == 99:
+            print("skipped: no tmpfs mount in the namespace")
+        else:
+            lines = {l.split(" ", 1)[0]: l for l in proc.stdout.splitlines()}
+            results.check(lines.get("dir", "").startswith("dir 2") and
+                          lines["dir"].split()[2:] == [],
+                          f"snapshot --dir on a full disk: exit 2, nothing left: {lines.get('dir')!r}")
+            results.check("already holds a snapshot" not in lines.get("retry", ""),
+                          f"a retry is not refused: {lines.get('retry')!r}")
+            results.check(lines.get("partial", "").startswith("partial 2") and
+                          lines["partial"].split()[2:] == [],
+                          f"check --json-output of more than fits: nothing left: {lines.get('partial')!r}")
+            results.check(lines.get("o", "").startswith("o 2") and lines["o"].split()[2:] == ["fill"],
+                          f"snapshot -o on a full disk: nothing left: {lines.get('o')!r}")
+            results.check(lines.get("json", "").startswith("json 2") and
+                          lines["json"].split()[2:] == ["fill"],
+                          f"check --json-output on a full disk: nothing left: {lines.get('json')!r}")
+    else:
+        print("skipped: the full-disk cases need root and unshare -m")
+
 results.finish()
