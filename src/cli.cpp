@@ -394,8 +394,14 @@ Knowledge load_rules(const std::string& dir) {
   return dir.empty() ? load_embedded_knowledge() : load_knowledge_dir(dir);
 }
 
-/// Why `text` could not be written to FILE (created, or truncated), or nullopt.
+/// Why `text` could not be written to FILE, or nullopt. A new or regular FILE is replaced
+/// whole (util::replace_file): a failure (a full disk) leaves the old file or none, never an
+/// empty or cut one. Anything else (a FIFO, /dev/stdout, a link) is written into.
 std::optional<std::string> write_file(const std::string& path, std::string_view text) {
+  struct ::stat st {};
+  if (::lstat(path.c_str(), &st) != 0 ? errno == ENOENT : S_ISREG(st.st_mode)) {
+    return util::replace_file(path, text);
+  }
   util::UniqueFd file(
       ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0666));
   if (!file.valid()) {

@@ -1,5 +1,8 @@
 #include "src/memory_tree.h"
 
+#include <algorithm>
+
+#include "rocdoc/host.h"
 #include "src/util/strings.h"
 
 namespace rocdoc {
@@ -13,16 +16,52 @@ std::string parent_of(const std::string& inside) {
 
 }  // namespace
 
+void MemoryTree::hold(std::size_t bytes) {
+  if (m_entries.size() + 1 > k_max_paths) {
+    throw HostLimitError("more than " + std::to_string(k_max_paths) +
+                         " paths, entries and the directories above them, more than rocdoc "
+                         "reads of a snapshot (a real one holds a few thousand)");
+  }
+  m_path_bytes += bytes;
+  if (m_path_bytes > k_max_path_bytes) {
+    throw HostLimitError("paths of more than " + std::to_string(k_max_path_bytes >> 20) +
+                         " MiB in all, more than rocdoc reads of a snapshot (a real one's are "
+                         "under 1 MB)");
+  }
+}
+
 void MemoryTree::add(const std::string& inside, Entry entry) {
-  m_entries.emplace("/", Entry{Type::directory, {}});
-  for (std::string dir = parent_of(inside); dir != "/"; dir = parent_of(dir)) {
-    auto [it, inserted] = m_entries.emplace(dir, Entry{Type::directory, {}});
-    if (!inserted && it->second.type != Type::directory) {
+  if (const auto depth = static_cast<std::size_t>(std::count(inside.begin(), inside.end(), '/'));
+      depth > k_max_depth) {
+    throw HostLimitError("deeper than " + std::to_string(k_max_depth) +
+                         " components, more than rocdoc resolves in a path");
+  }
+  if (m_entries.empty()) {
+    hold(1);
+    m_entries.emplace("/", Entry{Type::directory, {}});
+  }
+  // Up from the parent to the first directory that exists; "/" always does.
+  for (std::string dir = parent_of(inside);; dir = parent_of(dir)) {
+    const auto it = m_entries.find(dir);
+    if (it != m_entries.end() && it->second.type == Type::directory) {
+      break;
+    }
+    if (it != m_entries.end()) {
       it->second = Entry{Type::directory, {}};  // a later member's parent wins, as tar does
+    } else {
+      hold(dir.size());
+      m_entries.emplace(dir, Entry{Type::directory, {}});
     }
   }
-  if (inside != "/") {
-    m_entries[inside] = std::move(entry);
+  if (inside == "/") {
+    return;
+  }
+  const auto it = m_entries.find(inside);
+  if (it == m_entries.end()) {
+    hold(inside.size());
+    m_entries.emplace(inside, std::move(entry));
+  } else {
+    it->second = std::move(entry);
   }
 }
 

@@ -17,8 +17,15 @@ class MemoryTree final : public SnapshotTree {
     std::string data;  ///< a file's content, or a link's target
   };
 
-  /// Adds `inside` (absolute, normalized) and the directories above it. A later entry for
-  /// the same path replaces the earlier one, as tar does.
+  /// Bounds on what one tree holds, each far above a real snapshot (a few thousand paths).
+  static constexpr std::size_t k_max_depth = 256;      ///< components of a path, as a path walk
+  static constexpr std::size_t k_max_paths = 200'000;  ///< entries and the directories above
+  static constexpr std::size_t k_max_path_bytes = std::size_t{32} << 20;  ///< all paths held
+
+  /// Adds `inside` (absolute, normalized) and the directories above it that are missing: the
+  /// walk up stops at the first one that exists, so adding is linear in what is new. A later
+  /// entry for the same path replaces the earlier one, as tar does. Throws HostLimitError
+  /// (naming the bound, not the path) beyond a bound above.
   void add(const std::string& inside, Entry entry);
   bool contains(const std::string& inside) const { return m_entries.count(inside) != 0; }
   std::size_t size() const { return m_entries.size(); }
@@ -30,7 +37,11 @@ class MemoryTree final : public SnapshotTree {
                                                std::size_t max_entries) const override;
 
  private:
+  /// Counts a new path of `bytes` against the bounds.
+  void hold(std::size_t bytes);
+
   std::map<std::string, Entry, std::less<>> m_entries;  ///< "/" is always a directory
+  std::size_t m_path_bytes = 0;
 };
 
 }  // namespace rocdoc

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstdio>
@@ -94,18 +95,78 @@ bool climbs_out(const std::string& inside, const std::string& target) {
 
 using Member = MemoryTree::Entry;
 
-std::string read_member_data(archive* reader, const std::string& file, const std::string& name,
-                             const ArchiveLimits& limits, std::size_t& total) {
+/// The packed archive as libarchive's read callback hands it out: in pieces of 4 KiB, so that
+/// between two pieces the callback can stop libarchive once the tar stream it inflated passes
+/// the limit. A body libarchive skips (a GNU dumpdir, a directory with a pax size) is inflated
+/// inside one of its calls, where the reader never sees it; only the callback does.
+struct PackedSource {
+  std::string_view rest;
+  std::size_t inflated_limit = 0;
+  bool over_limit = false;
+};
+
+constexpr std::size_t k_piece_bytes = 4096;
+
+/// The bytes of tar stream libarchive has inflated so far (the top filter's output).
+std::size_t inflated_bytes(archive* reader) {
+  const la_int64_t bytes = archive_filter_bytes(reader, 0);
+  return bytes > 0 ? static_cast<std::size_t>(bytes) : 0;
+}
+
+extern "C" la_ssize_t read_packed_piece(archive* reader, void* client, const void** buffer) {
+  auto* source = static_cast<PackedSource*>(client);
+  if (inflated_bytes(reader) > source->inflated_limit) {
+    source->over_limit = true;
+    archive_set_error(reader, ERANGE, "inflated past rocdoc's limit");
+    return -1;
+  }
+  const std::size_t piece = std::min(source->rest.size(), k_piece_bytes);
+  *buffer = source->rest.data();
+  source->rest.remove_prefix(piece);
+  return static_cast<la_ssize_t>(piece);
+}
+
+[[noreturn]] void refuse_inflated(const std::string& file, const ArchiveLimits& limits) {
+  throw SnapshotError(file + ": inflates to more than " +
+                      std::to_string(limits.inflated_bytes >> 20) +
+                      " MiB of tar, more than rocdoc reads (a real snapshot is under 1 MB; "
+                      "skipped bodies and headers count too)");
+}
+
+/// Refuses the archive once libarchive has inflated more than the limit.
+void check_inflated(archive* reader, const PackedSource& source, const std::string& file,
+                    const ArchiveLimits& limits) {
+  if (source.over_limit || inflated_bytes(reader) > limits.inflated_bytes) {
+    refuse_inflated(file, limits);
+  }
+}
+
+/// Why libarchive stopped: the limit the callback enforced, or its own message.
+[[noreturn]] void refuse_unreadable(archive* reader, const PackedSource& source,
+                                    const std::string& file, const ArchiveLimits& limits) {
+  if (source.over_limit) {
+    refuse_inflated(file, limits);
+  }
+  throw SnapshotError(file + ": not a snapshot archive (.tar.gz): " + error_text(reader));
+}
+
+std::string read_member_data(archive* reader, const PackedSource& source, const std::string& file,
+                             const std::string& name, const ArchiveLimits& limits,
+                             std::size_t& total) {
   std::string data;
   std::array<char, 65536> buffer{};
   for (;;) {
     const la_ssize_t n = archive_read_data(reader, buffer.data(), buffer.size());
     if (n < 0) {
+      if (source.over_limit) {
+        refuse_inflated(file, limits);
+      }
       refuse(file, name, "cannot be read: " + error_text(reader));
     }
     if (n == 0) {
       return data;
     }
+    check_inflated(reader, source, file, limits);
     const auto got = static_cast<std::size_t>(n);
     if (data.size() + got > limits.entry_bytes) {
       refuse(file, name,
@@ -120,6 +181,20 @@ std::string read_member_data(archive* reader, const std::string& file, const std
                  " MiB, more than rocdoc reads (a real snapshot is under 1 MB)");
     }
     data.append(buffer.data(), got);
+  }
+}
+
+/// Refuses what a snapshot never holds and libarchive would otherwise inflate unseen or
+/// expand: a directory with a body, a sparse file.
+void check_entry_shape(archive_entry* entry, const std::string& file, const std::string& shown) {
+  const bool has_body = archive_entry_size_is_set(entry) != 0 && archive_entry_size(entry) != 0;
+  if (archive_entry_filetype(entry) == AE_IFDIR && has_body) {
+    refuse(file, shown,
+           "a directory that carries a body (a GNU dumpdir or a pax size); a snapshot's "
+           "directories are empty entries");
+  }
+  if (archive_entry_sparse_count(entry) > 0) {
+    refuse(file, shown, "a sparse file; a snapshot holds plain files");
   }
 }
 
@@ -150,12 +225,20 @@ SnapshotArchive read_snapshot_archive_bytes(std::string_view packed, const std::
   archive_read_support_filter_gzip(reader.get());
   archive_read_support_filter_none(reader.get());
   archive_read_support_format_tar(reader.get());
-  if (archive_read_open_memory(reader.get(), packed.data(), packed.size()) != ARCHIVE_OK) {
-    throw SnapshotError(file + ": not a snapshot archive (.tar.gz): " + error_text(reader.get()));
+  PackedSource source{packed, limits.inflated_bytes};
+  if (archive_read_open(reader.get(), &source, nullptr, read_packed_piece, nullptr) != ARCHIVE_OK) {
+    refuse_unreadable(reader.get(), source, file, limits);
+  }
+  // libarchive stacks a gzip filter per layer it finds (up to 25): each multiplies what a few
+  // KB inflate to. rocdoc writes one, as tar czf does; the second filter is the file itself.
+  if (archive_filter_count(reader.get()) > 2) {
+    throw SnapshotError(file + ": compressed more than once (gzip inside gzip); a snapshot " +
+                        "archive is one gzip layer over a tar");
   }
   std::map<std::string, Member> members;
   std::size_t count = 0;
   std::size_t total = 0;
+  std::size_t name_bytes = 0;
   for (;;) {
     archive_entry* entry = nullptr;
     const int status = archive_read_next_header(reader.get(), &entry);
@@ -163,8 +246,9 @@ SnapshotArchive read_snapshot_archive_bytes(std::string_view packed, const std::
       break;
     }
     if (status != ARCHIVE_OK && status != ARCHIVE_WARN) {
-      throw SnapshotError(file + ": not a snapshot archive (.tar.gz): " + error_text(reader.get()));
+      refuse_unreadable(reader.get(), source, file, limits);
     }
+    check_inflated(reader.get(), source, file, limits);
     if (++count > limits.entries) {
       throw SnapshotError(file + ": holds more than " + std::to_string(limits.entries) +
                           " entries, more than rocdoc reads (a real snapshot holds a few "
@@ -173,9 +257,16 @@ SnapshotArchive read_snapshot_archive_bytes(std::string_view packed, const std::
     const char* raw_name = archive_entry_pathname(entry);
     const std::string shown = util::printable(raw_name != nullptr ? raw_name : "");
     const std::string name = checked_name(file, raw_name != nullptr ? raw_name : "");
+    name_bytes += name.size();
+    if (name_bytes > limits.name_bytes) {
+      refuse(file, shown,
+             "the entries' names add up to more than " + std::to_string(limits.name_bytes >> 20) +
+                 " MiB, more than rocdoc reads (a real snapshot's are under 1 MB)");
+    }
     if (const char* hardlink = archive_entry_hardlink(entry); hardlink != nullptr) {
       refuse(file, shown, "a hard link; a snapshot holds plain files, directories and links");
     }
+    check_entry_shape(entry, file, shown);
     Member member;
     switch (archive_entry_filetype(entry)) {
       case AE_IFREG:
@@ -185,7 +276,7 @@ SnapshotArchive read_snapshot_archive_bytes(std::string_view packed, const std::
                  "declares " + std::to_string(archive_entry_size(entry)) +
                      " bytes, more than rocdoc reads of one file");
         }
-        member.data = read_member_data(reader.get(), file, shown, limits, total);
+        member.data = read_member_data(reader.get(), source, file, shown, limits, total);
         break;
       case AE_IFDIR:
         member.type = MemoryTree::Type::directory;
@@ -251,7 +342,11 @@ SnapshotArchive read_snapshot_archive_bytes(std::string_view packed, const std::
     if (inside == "/" && member.type != MemoryTree::Type::directory) {
       refuse(file, name, "root/ must be a directory");
     }
-    result.root->add(inside, std::move(member));
+    try {
+      result.root->add(inside, std::move(member));
+    } catch (const HostLimitError& error) {
+      refuse(file, name, error.what());
+    }
   }
   if (!has_manifest) {
     throw SnapshotError(file + ": no " + std::string(k_manifest_name) +
@@ -262,8 +357,9 @@ SnapshotArchive read_snapshot_archive_bytes(std::string_view packed, const std::
 
 namespace {
 
-// The temporary file being written, removed if a signal ends rocdoc before it is renamed:
-// the handler may only use async-signal-safe calls (unlink, signal, raise).
+// The temporary file being written where O_TMPFILE is not possible, removed if a signal ends
+// rocdoc before it is linked: the handler may only use async-signal-safe calls (unlink,
+// signal, raise).
 char g_temporary[4096];
 
 extern "C" void remove_temporary_and_die(int signal_number) {
@@ -272,10 +368,11 @@ extern "C" void remove_temporary_and_die(int signal_number) {
   ::raise(signal_number);
 }
 
-/// Installs the handler for the signals that end a terminal session or a job while the file
-/// is written, then creates the file from `name_template` (mkstemp, in the handler's own
-/// buffer: no moment when the file exists and the handler does not know its name). When it
-/// goes, it removes the temporary name first and only then restores the old handlers.
+/// Installs the handler for the signals whose default is to end rocdoc (SIGKILL and SIGSTOP
+/// cannot be caught: the unnamed file of write_unnamed_then_link() is what leaves nothing on
+/// those), then creates the file from `name_template` (mkstemp, in the handler's own buffer: no
+/// moment when the file exists and the handler does not know its name). When it goes, it
+/// removes the temporary name first and only then restores the old handlers.
 class TemporaryFileGuard {
  public:
   explicit TemporaryFileGuard(const std::string& name_template) {
@@ -305,8 +402,10 @@ class TemporaryFileGuard {
   TemporaryFileGuard& operator=(const TemporaryFileGuard&) = delete;
 
  private:
-  static constexpr std::array<int, 4> k_signals = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-  std::array<struct sigaction, 4> m_previous{};
+  static constexpr std::array<int, 12> k_signals = {SIGINT,  SIGTERM,   SIGHUP,  SIGQUIT,
+                                                    SIGUSR1, SIGUSR2,   SIGALRM, SIGPIPE,
+                                                    SIGXCPU, SIGVTALRM, SIGPROF, SIGXFSZ};
+  std::array<struct sigaction, k_signals.size()> m_previous{};
   util::UniqueFd m_fd;
 };
 
@@ -337,9 +436,114 @@ void write_entry(archive* writer, const std::string& path, const std::string* co
   }
 }
 
-}  // namespace
+extern "C" la_ssize_t append_packed(archive* /*writer*/, void* client, const void* buffer,
+                                    std::size_t length) {
+  static_cast<std::string*>(client)->append(static_cast<const char*>(buffer), length);
+  return static_cast<la_ssize_t>(length);
+}
 
-void write_snapshot_archive(const SnapshotImage& image, const std::string& file) {
+/// The image as a gzip-compressed pax tar, in memory (a snapshot is tens of KB): the file is
+/// then written in one go, so that nothing of it exists on disk before it is whole.
+std::string pack_image(const SnapshotImage& image, const std::string& file) {
+  std::string packed;
+  std::unique_ptr<archive, WriterDeleter> writer(archive_write_new(), WriterDeleter{});
+  archive_write_add_filter_gzip(writer.get());
+  archive_write_set_format_pax_restricted(writer.get());
+  archive_write_set_bytes_in_last_block(writer.get(), 1);  // as archive_write_open_fd on a file
+  if (archive_write_open(writer.get(), &packed, nullptr, append_packed, nullptr) != ARCHIVE_OK) {
+    throw std::runtime_error(file + ": " + error_text(writer.get()));
+  }
+  // The manifest first: a reader (or a person with tar tf) sees what this is at once.
+  write_entry(writer.get(), std::string(k_manifest_name),
+              &image.files.at(std::string(k_manifest_name)), file);
+  for (const auto& dir : image.dirs) {
+    write_entry(writer.get(), dir, nullptr, file);
+  }
+  for (const auto& [path, content] : image.files) {
+    if (path != k_manifest_name) {
+      write_entry(writer.get(), path, &content, file);
+    }
+  }
+  if (archive_write_close(writer.get()) != ARCHIVE_OK) {
+    throw std::runtime_error(file + ": " + error_text(writer.get()));
+  }
+  return packed;
+}
+
+void write_all(int fd, std::string_view bytes, const std::string& file) {
+  while (!bytes.empty()) {
+    const ssize_t written = ::write(fd, bytes.data(), bytes.size());
+    if (written < 0 && errno == EINTR) {
+      continue;
+    }
+    if (written <= 0) {
+      throw std::runtime_error(file + ": " + std::strerror(written < 0 ? errno : EIO));
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(written));
+  }
+}
+
+/// Writes the bytes, syncs them and gives the file the mode open(…, 0644) would.
+void fill_file(int fd, std::string_view bytes, const std::string& file) {
+  write_all(fd, bytes, file);
+  if (::fsync(fd) != 0 && errno != EINVAL) {
+    throw std::runtime_error(file + ": " + std::strerror(errno));
+  }
+  ::fchmod(
+      fd, 0644 & ~[] {
+        const mode_t mask = ::umask(0);
+        ::umask(mask);
+        return mask;
+      }());
+}
+
+[[noreturn]] void refuse_link(const std::string& file, int error) {
+  throw std::runtime_error(file + ": " +
+                           (error == EEXIST ? std::string("already exists; give another name "
+                                                          "with -o, or remove it")
+                                            : std::string(std::strerror(error))));
+}
+
+std::string directory_of(const std::string& file) {
+  const auto slash = file.rfind('/');
+  return slash == std::string::npos ? std::string(".")
+         : slash == 0               ? std::string("/")
+                                    : file.substr(0, slash);
+}
+
+enum class Written { yes, not_here };
+
+/// Writes FILE as an unnamed file (O_TMPFILE) in its directory, then links it: no name exists
+/// before the file is whole, so nothing is left behind whatever ends rocdoc (SIGKILL included).
+/// not_here where the file system or kernel has no O_TMPFILE, or the file cannot be linked
+/// (AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH; /proc/self/fd needs /proc).
+Written write_unnamed_then_link(const std::string& file, std::string_view bytes) {
+  const util::UniqueFd fd(
+      ::open(directory_of(file).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600));
+  if (!fd.valid()) {
+    return Written::not_here;  // the named way says what is wrong, if anything is
+  }
+  fill_file(fd.get(), bytes, file);
+  // linkat() never replaces an existing file: nothing the user had is lost.
+  if (::linkat(fd.get(), "", AT_FDCWD, file.c_str(), AT_EMPTY_PATH) == 0) {
+    return Written::yes;
+  }
+  if (errno != ENOENT && errno != EPERM) {
+    refuse_link(file, errno);
+  }
+  const std::string by_proc = "/proc/self/fd/" + std::to_string(fd.get());
+  if (::linkat(AT_FDCWD, by_proc.c_str(), AT_FDCWD, file.c_str(), AT_SYMLINK_FOLLOW) == 0) {
+    return Written::yes;
+  }
+  if (errno == ENOENT && ::access("/proc/self/fd", F_OK) != 0) {
+    return Written::not_here;
+  }
+  refuse_link(file, errno);
+}
+
+/// Writes FILE through a temporary name beside it, removed on every error and on the signals
+/// that can be caught.
+void write_named_then_link(const std::string& file, std::string_view bytes) {
   if (file.size() + 8 > sizeof g_temporary) {
     throw std::runtime_error(file.substr(0, 64) + "...: the name is too long");
   }
@@ -348,45 +552,20 @@ void write_snapshot_archive(const SnapshotImage& image, const std::string& file)
   if (!fd.valid()) {
     throw std::runtime_error(file + ": cannot create a file there: " + std::strerror(errno));
   }
-  const std::string temporary = guard.name();
-  {
-    std::unique_ptr<archive, WriterDeleter> writer(archive_write_new(), WriterDeleter{});
-    archive_write_add_filter_gzip(writer.get());
-    archive_write_set_format_pax_restricted(writer.get());
-    if (archive_write_open_fd(writer.get(), fd.get()) != ARCHIVE_OK) {
-      throw std::runtime_error(file + ": " + error_text(writer.get()));
-    }
-    // The manifest first: a reader (or a person with tar tf) sees what this is at once.
-    write_entry(writer.get(), std::string(k_manifest_name),
-                &image.files.at(std::string(k_manifest_name)), file);
-    for (const auto& dir : image.dirs) {
-      write_entry(writer.get(), dir, nullptr, file);
-    }
-    for (const auto& [path, content] : image.files) {
-      if (path != k_manifest_name) {
-        write_entry(writer.get(), path, &content, file);
-      }
-    }
-    if (archive_write_close(writer.get()) != ARCHIVE_OK) {
-      throw std::runtime_error(file + ": " + error_text(writer.get()));
-    }
-    if (::fsync(fd.get()) != 0 && errno != EINVAL) {
-      throw std::runtime_error(file + ": " + std::strerror(errno));
-    }
-    ::fchmod(
-        fd.get(), 0644 & ~[] {
-          const mode_t mask = ::umask(0);
-          ::umask(mask);
-          return mask;
-        }());
-    // link() never replaces an existing file: nothing the user had is lost.
-    if (::link(temporary.c_str(), file.c_str()) != 0) {
-      throw std::runtime_error(file + ": " +
-                               (errno == EEXIST ? std::string("already exists; give another name "
-                                                              "with -o, or remove it")
-                                                : std::string(std::strerror(errno))));
-    }
-  }  // the guard removes the temporary name, on success and on every error
+  fill_file(fd.get(), bytes, file);
+  // link() never replaces an existing file: nothing the user had is lost.
+  if (::link(guard.name().c_str(), file.c_str()) != 0) {
+    refuse_link(file, errno);
+  }
+}  // the guard removes the temporary name, on success and on every error
+
+}  // namespace
+
+void write_snapshot_archive(const SnapshotImage& image, const std::string& file) {
+  const std::string packed = pack_image(image, file);
+  if (write_unnamed_then_link(file, packed) == Written::not_here) {
+    write_named_then_link(file, packed);
+  }
 }
 
 }  // namespace rocdoc

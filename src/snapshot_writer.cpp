@@ -8,6 +8,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
+#include <vector>
 
 #include "src/facts_json.h"
 #include "src/runtime/runtime_json.h"
@@ -222,10 +223,39 @@ void write_all(int fd, std::string_view text, const std::string& path) {
 
 }  // namespace
 
-void write_snapshot_directory(const SnapshotImage& image, const std::string& dir) {
-  if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
-    throw std::runtime_error(dir + ": cannot create the directory: " + std::strerror(errno));
+namespace {
+
+/// What one write_snapshot_directory() made inside DIR, removed again (files, then
+/// directories, deepest first) unless the write finished: a failed write (a full disk) leaves
+/// no partial snapshot that would refuse the next try.
+class CreatedInside {
+ public:
+  explicit CreatedInside(int base) : m_base(base) {}
+  ~CreatedInside() {
+    if (m_finished) {
+      return;
+    }
+    for (auto it = m_files.rbegin(); it != m_files.rend(); ++it) {
+      ::unlinkat(m_base, it->c_str(), 0);
+    }
+    for (auto it = m_dirs.rbegin(); it != m_dirs.rend(); ++it) {
+      ::unlinkat(m_base, it->c_str(), AT_REMOVEDIR);
+    }
   }
+  void dir(const std::string& path) { m_dirs.push_back(path); }
+  void file(const std::string& path) { m_files.push_back(path); }
+  void finished() { m_finished = true; }
+  CreatedInside(const CreatedInside&) = delete;
+  CreatedInside& operator=(const CreatedInside&) = delete;
+
+ private:
+  int m_base;
+  std::vector<std::string> m_dirs;
+  std::vector<std::string> m_files;
+  bool m_finished = false;
+};
+
+void write_into_directory(const SnapshotImage& image, const std::string& dir) {
   util::UniqueFd base(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (!base.valid()) {
     throw std::runtime_error(dir + ": " + std::strerror(errno));
@@ -236,8 +266,11 @@ void write_snapshot_directory(const SnapshotImage& image, const std::string& dir
       ::fstatat(base.get(), "root", &st, AT_SYMLINK_NOFOLLOW) == 0) {
     throw std::runtime_error(dir + ": already holds a snapshot; give a new directory");
   }
+  CreatedInside created(base.get());
   for (const auto& path : image.dirs) {  // sorted: a parent comes before its children
-    if (::mkdirat(base.get(), path.c_str(), 0755) != 0 && errno != EEXIST) {
+    if (::mkdirat(base.get(), path.c_str(), 0755) == 0) {
+      created.dir(path);
+    } else if (errno != EEXIST) {
       throw std::runtime_error(dir + "/" + path + ": " + std::strerror(errno));
     }
   }
@@ -247,7 +280,30 @@ void write_snapshot_directory(const SnapshotImage& image, const std::string& dir
     if (!file.valid()) {
       throw std::runtime_error(dir + "/" + path + ": " + std::strerror(errno));
     }
+    created.file(path);
     write_all(file.get(), content, dir + "/" + path);
+    // close() reports what a file system (NFS, a full quota) refused only when it is asked.
+    if (::close(file.release()) != 0 && errno != EINTR) {
+      throw std::runtime_error(dir + "/" + path + ": " + std::strerror(errno));
+    }
+  }
+  created.finished();
+}
+
+}  // namespace
+
+void write_snapshot_directory(const SnapshotImage& image, const std::string& dir) {
+  const bool made = ::mkdir(dir.c_str(), 0755) == 0;
+  if (!made && errno != EEXIST) {
+    throw std::runtime_error(dir + ": cannot create the directory: " + std::strerror(errno));
+  }
+  try {
+    write_into_directory(image, dir);
+  } catch (...) {
+    if (made) {
+      ::rmdir(dir.c_str());  // empty again: what was written inside is gone
+    }
+    throw;
   }
 }
 

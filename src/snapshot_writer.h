@@ -35,7 +35,8 @@ SnapshotImage make_snapshot_image(const Recording& recording, const CaptureInfo&
                                   const std::string& report_json,
                                   const std::vector<PythonInterpreter>& interpreters = {});
 
-/// Writes the image into DIR, which must not exist or be empty. Throws std::runtime_error.
+/// Writes the image into DIR, which must not exist or be empty. On a failure what it created
+/// (DIR included) is removed again. Throws std::runtime_error.
 void write_snapshot_directory(const SnapshotImage& image, const std::string& dir);
 
 }  // namespace rocdoc

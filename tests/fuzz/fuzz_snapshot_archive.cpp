@@ -12,6 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   limits.total_bytes = std::size_t{4} << 20;
   limits.entry_bytes = std::size_t{1} << 20;
   limits.entries = 4096;
+  limits.inflated_bytes = std::size_t{16} << 20;
   try {
     SnapshotArchive archive =
         read_snapshot_archive_bytes(fuzz::text(data, size), "/fuzz/s.tar.gz", limits);
