@@ -10,7 +10,6 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <system_error>
@@ -23,6 +22,7 @@
 #include "src/render_fleet.h"
 #include "src/snapshot_command.h"
 #include "src/snapshot_host.h"
+#include "src/util/byte_source.h"
 #include "src/util/strings.h"
 
 namespace rocdoc {
@@ -71,47 +71,23 @@ std::optional<std::string> list_directory(const std::string& dir, std::vector<st
   return std::nullopt;
 }
 
-/// Reads a whole file into `buffer` (reused between files); why not, or nullopt.
-std::optional<std::string> read_file(const std::string& path, std::string& buffer) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    return std::string(std::strerror(errno));
+/// A failed read of a report, in words.
+std::string read_problem(const util::ReadFailure& failure) {
+  switch (failure.kind) {
+    case util::ReadFailure::Kind::not_regular:
+      return "not a regular file (" + util::file_type_words(failure.type) + ")";
+    case util::ReadFailure::Kind::too_large:
+      return "over " + std::to_string(k_fleet_max_report_bytes >> 20) + " MiB";
+    case util::ReadFailure::Kind::cannot_open:
+    case util::ReadFailure::Kind::read_error:
+      break;
   }
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    return std::string("not a regular file");
-  }
-  if (static_cast<std::uint64_t>(st.st_size) > k_fleet_max_report_bytes) {
-    ::close(fd);
-    return "over " + std::to_string(k_fleet_max_report_bytes >> 20) + " MiB";
-  }
-  buffer.resize(static_cast<std::size_t>(st.st_size));
-  std::size_t done = 0;
-  while (done < buffer.size()) {
-    const ssize_t got =
-        ::pread(fd, buffer.data() + done, buffer.size() - done, static_cast<off_t>(done));
-    if (got < 0 && errno == EINTR) {
-      continue;
-    }
-    if (got < 0) {
-      const int error = errno;
-      ::close(fd);
-      return std::string(std::strerror(error));
-    }
-    if (got == 0) {
-      break;  // the file shrank while it was read
-    }
-    done += static_cast<std::size_t>(got);
-  }
-  buffer.resize(done);
-  ::close(fd);
-  return std::nullopt;
+  return std::strerror(failure.error);
 }
 
 void read_json_node(FleetNode& node, std::string& buffer) {
-  if (auto problem = read_file(node.file, buffer)) {
-    node.problem = *problem;
+  if (const auto failure = util::read_whole_file(node.file, k_fleet_max_report_bytes, buffer)) {
+    node.problem = read_problem(*failure);
     return;
   }
   FleetParse parse = parse_fleet_report(buffer);
@@ -165,25 +141,29 @@ void read_snapshot_node(FleetNode& node, const Knowledge& knowledge) {
   }
 }
 
+/// The names of a --nodes file, bounded in size (a FIFO or /dev/zero never blocks or grows
+/// it); why not, or nullopt.
 std::optional<std::string> read_expected(const std::string& path, std::vector<std::string>& names) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-    return "fleet --nodes: " + util::printable(path) + ": a directory; give a file of node names";
-  }
-  std::ifstream file(path);
-  if (!file) {
-    return "fleet --nodes: " + util::printable(path) + ": " + std::strerror(errno);
-  }
-  std::string line;
-  while (std::getline(file, line)) {
-    const std::string_view name = util::trim(line);
-    if (!name.empty() && name[0] != '#') {
-      names.emplace_back(name);
+  const std::string where = "fleet --nodes: " + util::printable(path) + ": ";
+  std::string text;
+  if (const auto failure = util::read_whole_file(path, k_fleet_max_nodes_bytes, text)) {
+    switch (failure->kind) {
+      case util::ReadFailure::Kind::not_regular:
+        return where + util::file_type_words(failure->type) + "; give a file of node names";
+      case util::ReadFailure::Kind::too_large:
+        return where + "over " + std::to_string(k_fleet_max_nodes_bytes >> 20) +
+               " MiB; a file of node names is smaller";
+      case util::ReadFailure::Kind::cannot_open:
+      case util::ReadFailure::Kind::read_error:
+        break;
     }
+    return where + std::strerror(failure->error);
   }
-  if (file.bad()) {
-    return "fleet --nodes: " + util::printable(path) + ": cannot be read";
+  FleetNodeList list = parse_fleet_nodes(text);
+  if (list.problem) {
+    return where + *list.problem;
   }
+  names = std::move(list.names);
   return std::nullopt;
 }
 
@@ -259,6 +239,13 @@ int run_fleet(const FleetOptions& options, std::ostream& out, std::ostream& err)
     FleetNode& node = nodes[i];
     node.file = files[i];
     node.name = node_name(files[i]);
+    if (!is_fleet_node_name(node.name)) {
+      // A ',' in a host list reads as two nodes, brackets as a range: never print such a name.
+      node.problem =
+          "the file's name does not give a host name (letters, digits, '.', '-' "
+          "and '_' only); rename it to the node's host name";
+      continue;
+    }
     const auto [it, first] = first_file.emplace(node.name, node.file);
     if (!first) {
       node.problem = "a second report for this node (the first is " + it->second + "); ignored";

@@ -1,5 +1,7 @@
 #include "src/fleet_summary.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -229,6 +231,49 @@ FleetSummary summarize_fleet(const std::vector<FleetNode>& nodes,
               return a.node != b.node ? a.node < b.node : a.file < b.file;
             });
   return summary;
+}
+
+bool is_fleet_node_name(std::string_view name) {
+  if (name.empty() || name.size() > k_fleet_max_node_name || name[0] == '-' || name[0] == '.') {
+    return false;
+  }
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '-' || c == '_';
+  });
+}
+
+FleetNodeList parse_fleet_nodes(std::string_view text) {
+  FleetNodeList list;
+  std::size_t number = 0;
+  while (!text.empty()) {  // one line at a time: a file of empty lines costs no list of them
+    const auto end = std::min(text.find('\n'), text.size());
+    const std::string_view line = text.substr(0, end);
+    text.remove_prefix(std::min(end + 1, text.size()));
+    ++number;
+    if (line.size() > k_fleet_max_nodes_line) {
+      list.problem = fmt::format("line {}: over {} bytes; one node name a line", number,
+                                 k_fleet_max_nodes_line);
+      return list;
+    }
+    const std::string_view name = util::trim(line);
+    if (name.empty() || name[0] == '#') {
+      continue;
+    }
+    if (!is_fleet_node_name(name)) {
+      list.problem = fmt::format(
+          "line {}: '{}' is not a node name (one host name a line: letters, digits, '.', '-' "
+          "and '_'; expand a Slurm host list with scontrol show hostnames)",
+          number, util::excerpt(name, 64));
+      return list;
+    }
+    if (list.names.size() == k_fleet_max_nodes_names) {
+      list.problem = fmt::format("more than {} node names", k_fleet_max_nodes_names);
+      return list;
+    }
+    list.names.emplace_back(name);
+  }
+  return list;
 }
 
 std::string hostlist(std::vector<std::string> names) {

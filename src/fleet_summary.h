@@ -87,6 +87,27 @@ FleetSummary summarize_fleet(const std::vector<FleetNode>& nodes,
 /// suffix of the same width are folded into ranges. The names need not be sorted.
 std::string hostlist(std::vector<std::string> names);
 
+/// The most bytes of a host name, as DNS has it.
+inline constexpr std::size_t k_fleet_max_node_name = 253;
+/// Bounds of a --nodes file: its size, one line, and how many names it gives.
+inline constexpr std::size_t k_fleet_max_nodes_bytes = std::size_t{16} << 20;
+inline constexpr std::size_t k_fleet_max_nodes_line = 4096;
+inline constexpr std::size_t k_fleet_max_nodes_names = std::size_t{1} << 20;
+
+/// A name that a host list can hold unambiguously and a shell word needs no quoting for: 1 to
+/// 253 letters, digits, '.', '-' and '_', not starting with '-' or '.'. A ',' would read as two
+/// nodes, brackets as a range, a space as two arguments.
+bool is_fleet_node_name(std::string_view name);
+
+/// The names of a --nodes file (one a line, trimmed; blank lines and lines starting with '#'
+/// ignored), or the first problem ("line 3: ..."): a line over k_fleet_max_nodes_line bytes,
+/// a name that is not is_fleet_node_name, more than k_fleet_max_nodes_names names.
+struct FleetNodeList {
+  std::vector<std::string> names;
+  std::optional<std::string> problem;
+};
+FleetNodeList parse_fleet_nodes(std::string_view text);
+
 /// "90s", "30m", "2h", "1d", "1w" (a whole number and a unit) in seconds; nullopt otherwise.
 std::optional<std::int64_t> parse_fleet_duration(std::string_view text);
 /// "2026-12-01T17:57:08Z" in Unix seconds; nullopt when not exactly that form.

@@ -1,9 +1,7 @@
 #include "src/triage.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -16,8 +14,8 @@
 #include "rocdoc/check.h"
 #include "rocdoc/gfx_target.h"
 #include "src/declared_gpus.h"
+#include "src/util/byte_source.h"
 #include "src/util/strings.h"
-#include "src/util/unique_fd.h"
 
 namespace rocdoc {
 
@@ -654,53 +652,39 @@ int triage_exit_code(const TriageReport& report, FailOn fail_on) {
 
 TriageInput read_triage_input(const std::string& path) {
   TriageInput input;
-  const bool standard_input = path == "-";
-  const std::string name = standard_input ? "standard input" : util::printable(path);
-  util::UniqueFd owned;
-  int fd = STDIN_FILENO;
-  if (!standard_input) {
-    owned = util::UniqueFd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
-    if (!owned.valid()) {
-      input.problem = name + ": " + (errno == ENOENT ? "no such file" : std::strerror(errno));
-      return input;
-    }
-    fd = owned.get();
-  }
+  const std::string name = path == "-" ? "standard input" : util::printable(path);
   const std::string limit =
       fmt::format("{} bytes ({} MiB)", k_max_triage_bytes, k_max_triage_bytes >> 20);
-  struct ::stat st {};
-  if (::fstat(fd, &st) == 0) {
-    if (S_ISDIR(st.st_mode)) {
-      input.problem = name + ": a directory, not a log";
-      return input;
-    }
-    if (S_ISREG(st.st_mode) && static_cast<std::uintmax_t>(st.st_size) > k_max_triage_bytes) {
-      input.problem = fmt::format("{}: {} bytes; triage reads a log of at most {}", name,
-                                  static_cast<std::uintmax_t>(st.st_size), limit);
-      return input;
-    }
+  const auto failure =
+      util::read_whole_file(path, k_max_triage_bytes, input.text, util::Dash::standard_input);
+  if (!failure) {
+    return input;
   }
-  std::array<char, 65536> buffer{};
-  while (true) {
-    const ssize_t n = ::read(fd, buffer.data(), buffer.size());
-    if (n < 0 && errno == EINTR) {
-      continue;
-    }
-    if (n < 0) {
-      input.problem = name + ": " + std::strerror(errno);
-      return input;
-    }
-    if (n == 0) {
-      return input;
-    }
-    input.text.append(buffer.data(), static_cast<std::size_t>(n));
-    if (input.text.size() > k_max_triage_bytes) {
-      input.text.clear();
+  using Kind = util::ReadFailure::Kind;
+  switch (failure->kind) {
+    case Kind::cannot_open:
+    case Kind::read_error:
       input.problem =
-          fmt::format("{}: more than {}; triage reads a log of at most that", name, limit);
-      return input;
-    }
+          name + ": " + (failure->error == ENOENT ? "no such file" : std::strerror(failure->error));
+      break;
+    case Kind::not_regular:
+      // A FIFO or a device (/dev/kmsg) could block forever; a stream is read from standard
+      // input, where the user chose to wait for it.
+      input.problem = failure->type == S_IFDIR
+                          ? name + ": a directory, not a log"
+                          : name + ": " + util::file_type_words(failure->type) +
+                                ", not a log file; pipe a stream to standard input instead "
+                                "(dmesg | rocdoc triage -)";
+      break;
+    case Kind::too_large:
+      input.problem =
+          failure->size
+              ? fmt::format("{}: {} bytes; triage reads a log of at most {}", name, *failure->size,
+                            limit)
+              : fmt::format("{}: more than {}; triage reads a log of at most that", name, limit);
+      break;
   }
+  return input;
 }
 
 }  // namespace rocdoc

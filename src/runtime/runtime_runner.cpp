@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "src/runtime/runtime_children.h"
+#include "src/runtime/runtime_descendants.h"
 #include "src/util/strings.h"
 #include "src/util/subprocess.h"
 
@@ -60,7 +61,13 @@ RuntimeReport run_runtimes(const RuntimeRequest& request) {
   };
   util::ForkLimits limits{};
   limits.time = request.timeout;
-  auto outputs = util::run_forked(bodies, limits);
+  std::vector<util::ForkedOutput> outputs;
+  {
+    // What the libraries started in a session or group of their own is adopted, then ended
+    // with the children: nothing they start outlives the deadline.
+    const DescendantReaper reaper;
+    outputs = util::run_forked(bodies, limits);
+  }
   RuntimeReport report;
   report.timeout = request.timeout;
   report.hip = to_run(std::move(outputs[0]));

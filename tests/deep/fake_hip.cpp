@@ -2,7 +2,10 @@
 // prototypes of src/runtime/runtime_abi.h) and misbehaves as its build says: FAKE_HANG (never
 // answers, and leaves a grandchild), FAKE_SEGV (crashes), FAKE_GARBAGE (megabytes on stdout
 // and stderr, and garbage on every other descriptor), FAKE_TWO_GPUS (gfx90a and gfx1100),
-// FAKE_ERRORS (hipGetDeviceCount returns the status in ROCDOC_FAKE_HIP_STATUS).
+// FAKE_ERRORS (hipGetDeviceCount returns the status in ROCDOC_FAKE_HIP_STATUS), FAKE_ESCAPE (its
+// constructor starts a process in a session of its own and one in a group of its own, as
+// 09-deep-setsid-orphan.sh; hipGetDeviceCount then answers, or with ROCDOC_FAKE_HIP_HANG set
+// never does).
 #include <signal.h>
 #include <unistd.h>
 
@@ -28,6 +31,25 @@ void write_all(int fd, const std::string& text) {
     done += static_cast<std::size_t>(n);
   }
 }
+
+#if defined(FAKE_ESCAPE)
+/// argv[0] of each escaped process is what e2e.deep looks for in /proc.
+__attribute__((constructor)) void escape() {
+  if (::fork() == 0) {
+    ::setsid();
+    if (::fork() == 0) {  // an orphan once its parent exits, in a session of its own
+      ::execl("/bin/sleep", "rocdoc-fake-escaped-setsid", "600", static_cast<char*>(nullptr));
+      ::_exit(1);
+    }
+    ::_exit(0);
+  }
+  if (::fork() == 0) {
+    ::setpgid(0, 0);
+    ::execl("/bin/sleep", "rocdoc-fake-escaped-setpgid", "600", static_cast<char*>(nullptr));
+    ::_exit(1);
+  }
+}
+#endif
 
 }  // namespace
 
@@ -67,6 +89,12 @@ abi::HipError hipGetDeviceCount(int* count) {
   write_all(2, noise);
   for (int fd = 3; fd < 16; ++fd) {
     write_all(fd, "this is not\ta result\x01\n");
+  }
+  *count = 0;
+  return 0;
+#elif defined(FAKE_ESCAPE)
+  while (std::getenv("ROCDOC_FAKE_HIP_HANG") != nullptr) {
+    ::pause();
   }
   *count = 0;
   return 0;

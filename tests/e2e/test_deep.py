@@ -9,7 +9,8 @@
    through ROCM_PATH): a hang (timed out, group killed, no process left), a crash (SIGSEGV), a
    library that floods stdout/stderr and writes garbage on every descriptor (bounded, never
    leaked, unreadable result), two GPUs (gfx90a, gfx1100) against no KFD GPU, error statuses
-   mapped to their causes, and rocm_smi with two devices joined by XGMI.
+   mapped to their causes, rocm_smi with two devices joined by XGMI, and a library whose
+   processes escape to a session and a group of their own (ended all the same).
 3. --timeout is validated (exit 2).
 """
 import json
@@ -221,6 +222,29 @@ else:
                       f"hipGetDeviceCount failed with {name}" in hip_init["message"] and cause in hip_init["message"],
                       f"{name} is mapped to its cause: {hip_init['message']!r}")
         results.check(hip_init["fix"], f"{name}: a fix is named")
+
+    # A library that starts processes in a session (setsid) and a group (setpgid) of their own,
+    # out of reach of the child's group kill (09-deep-setsid-orphan.sh): rocdoc adopts them as
+    # a subreaper and ends them, when the child answers and at the deadline alike.
+    def kill_escaped():
+        for pid in alive(b"rocdoc-fake-escaped-"):
+            try:
+                os.kill(int(pid), 9)
+            except OSError:
+                pass
+
+    for label, args, extra in (("answers", (), None),
+                               ("hangs", ("--timeout", "1"), {"ROCDOC_FAKE_HIP_HANG": "1"})):
+        proc, document, elapsed = fake("escape", *args, extra=extra)
+        time.sleep(0.2)
+        left = alive(b"rocdoc-fake-escaped-")
+        kill_escaped()
+        results.check(left == [], f"the library {label}: nothing it started in a session or group "
+                                  f"of its own outlives rocdoc: {left}")
+        ending = document["facts"]["runtime"]["hip"]["load"]["ending"] if document else None
+        results.check(ending == ("exited" if label == "answers" else "timed_out") and proc.stderr == "",
+                      f"the library {label}: the child's ending is kept ({ending}), stderr {proc.stderr!r}")
+        results.check(elapsed < 1 + 4, f"the library {label}: rocdoc ends in time: {elapsed:.1f} s")
 
 # ---- 3. --timeout ----------------------------------------------------------------------------
 for args, needle in ((["--deep", "--timeout", "abc"], "check --timeout: 'abc' is not a number of seconds"),

@@ -12,6 +12,7 @@ import copy
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -49,6 +50,15 @@ def set_check(report, check_id, status, caused_by):
 
 def fleet(*args):
     proc = run(BINARY, "fleet", *args)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def fleet_bounded(*args, timeout=20):
+    """fleet that must answer: (None, '', 'timed out') when it blocks (the unfixed FIFO reads)."""
+    try:
+        proc = subprocess.run([BINARY, "fleet", *args], capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, "", f"timed out after {timeout} s"
     return proc.returncode, proc.stdout, proc.stderr
 
 
@@ -232,5 +242,54 @@ with tempfile.TemporaryDirectory() as scratch:
         code, out, err = fleet(*args)
         check(code == 2 and out == "" and err.startswith(message),
               f"fleet {args}: exit 2 with '{message}' ({code}, {out!r}, {err!r})")
+
+    # --- a file name that is no host name (10-fleet-hostlist-comma.sh) ------------------------
+    # "node2,login1" would read as two nodes in a host list, "node[3]" as a range: such a report
+    # is unreadable, named, and its name is in no host list.
+    odd = os.path.join(scratch, "odd")
+    os.mkdir(odd)
+    for name in ("node2,login1.json", "node[3].json", "node 4.json", "-w.json", "gpu01.json"):
+        shutil.copy(os.path.join(reports, "gpu01.json"), os.path.join(odd, name))
+    code, out, err = fleet(odd, "--json")
+    document = json.loads(out) if code == 1 else {}
+    bad = {u["node"]: u["problem"] for u in document.get("unreadable", [])}
+    check(sorted(bad) == ["-w", "node 4", "node2,login1", "node[3]"] and
+          all("does not give a host name" in p for p in bad.values()),
+          f"names that are no host names are unreadable: {bad}")
+    lists = [c["hostlist"] for c in document.get("causes", [])]
+    check(lists and all(h == "gpu01" for h in lists), f"and in no host list: {lists}")
+    code, out, err = fleet(odd)
+    check(code == 1 and "node2,login1" not in "".join(l for l in out.splitlines() if l.startswith("  perm.")),
+          f"human: the cause line lists gpu01 alone:\n{out}")
+    names = os.path.join(scratch, "names.txt")
+    with open(names, "w") as f:
+        f.write("# the nodes\ngpu01\nnode2,login1\n")
+    code, out, err = fleet(clean, "--nodes", names)
+    check(code == 2 and out == "" and err.startswith(
+        f"rocdoc: fleet --nodes: {names}: line 3: 'node2,login1' is not a node name"),
+          f"--nodes refuses a name that is no host name: {code} {err!r}")
+
+    # --- inputs that block or grow (11-blocking-inputs.sh): answered at once -----------------
+    fifo = os.path.join(scratch, "n1.json")
+    os.mkfifo(fifo)
+    code, out, err = fleet_bounded(fifo)
+    check(code == 2 and "n1.json: not a regular file (a FIFO)" in err,
+          f"fleet FIFO.json: exit 2 at once ({code}, {err!r})")
+    code, out, err = fleet_bounded(clean, "--nodes", fifo)
+    check(code == 2 and err == f"rocdoc: fleet --nodes: {fifo}: a FIFO; give a file of node names\n",
+          f"fleet --nodes FIFO: exit 2 at once ({code}, {err!r})")
+    big = os.path.join(scratch, "big.txt")
+    with open(big, "wb") as f:
+        f.truncate((16 << 20) + 1)  # sparse: no 16 MiB written
+    code, out, err = fleet_bounded(clean, "--nodes", big)
+    check(code == 2 and "over 16 MiB" in err, f"a --nodes file over 16 MiB: exit 2 ({code}, {err!r})")
+    with open(big, "w") as f:
+        f.write("#" + "x" * 5000 + "\n")
+    code, out, err = fleet_bounded(clean, "--nodes", big)
+    check(code == 2 and "line 1: over 4096 bytes" in err, f"a --nodes line over 4096 bytes: exit 2 ({code}, {err!r})")
+    # /dev/zero: the unfixed getline grew one line without end (run last for that reason).
+    code, out, err = fleet_bounded(clean, "--nodes", "/dev/zero", timeout=10)
+    check(code == 2 and err == "rocdoc: fleet --nodes: /dev/zero: a character device; give a file of node names\n",
+          f"fleet --nodes /dev/zero: exit 2 at once ({code}, {err!r})")
 
 results.finish()

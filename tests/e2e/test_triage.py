@@ -72,10 +72,10 @@ EXPECT = {
 }
 
 
-def triage(binary, *args, stdin=None):
+def triage(binary, *args, stdin=None, timeout=120):
     merged = dict(os.environ)
     return subprocess.run([binary, "triage", *args], input=stdin, capture_output=True,
-                          env=merged, timeout=120)
+                          env=merged, timeout=timeout)
 
 
 def check_real_logs(binary, results):
@@ -245,6 +245,37 @@ def check_bad_input(binary, results):
     results.check(proc.returncode == 2 and "did you mean triage?" in proc.stderr, f"did you mean triage ({proc.stderr!r})")
 
 
+def check_blocking_input(binary, results):
+    """11-blocking-inputs.sh: a FIFO or a device named as the log is refused at once (the unfixed
+    open or read waited for a writer, or for the next kernel message, forever); a stream is read
+    from standard input, a pipe included."""
+    def bounded(*args, stdin=None):
+        try:
+            return triage(binary, *args, stdin=stdin, timeout=20)
+        except subprocess.TimeoutExpired:
+            return None
+
+    with tempfile.TemporaryDirectory() as tmp:
+        fifo = os.path.join(tmp, "log.fifo")
+        os.mkfifo(fifo)
+        proc = bounded(fifo)
+        results.check(proc is not None and proc.returncode == 2 and not proc.stdout and
+                      proc.stderr.decode() == f"rocdoc: triage: {fifo}: a FIFO, not a log file; pipe a "
+                      "stream to standard input instead (dmesg | rocdoc triage -)\n",
+                      f"a FIFO: exit 2 at once ({proc and (proc.returncode, proc.stderr)})")
+    devices = ["/dev/zero"] + (["/dev/kmsg"] if os.access("/dev/kmsg", os.R_OK) else [])
+    for device in devices:
+        proc = bounded(device)
+        results.check(proc is not None and proc.returncode == 2 and
+                      f"{device}: a character device, not a log file".encode() in proc.stderr,
+                      f"{device}: exit 2 at once ({proc and (proc.returncode, proc.stderr)})")
+    log = b"amdgpu: ring comp_1.1.0 timeout, signaled seq=7, emitted seq=9\n"
+    for args in (("--json",), ("--json", "-")):
+        proc = bounded(*args, stdin=log)  # a pipe, as cat log | rocdoc triage
+        lines = json.loads(proc.stdout)["input"]["lines"] if proc and proc.returncode == 0 else None
+        results.check(lines == 1, f"triage {args} reads a pipe on standard input ({lines} line)")
+
+
 def main():
     binary = sys.argv[1]
     results = Results()
@@ -252,6 +283,7 @@ def main():
     check_same_fix_as_check(binary, results)
     check_same_fixes_as_fixture(binary, results)
     check_bad_input(binary, results)
+    check_blocking_input(binary, results)
     results.finish()
 
 

@@ -1,7 +1,8 @@
 // `rocdoc fleet`'s report reader (src/fleet_report.cpp): any bytes as one node's report. The
 // reader must hold its bounds (no string over the limit, no more entries than allowed), give a
 // report or a problem (never both, never neither), and the merge and every renderer must take
-// what it gives; the fleet JSON must parse back.
+// what it gives; the fleet JSON must parse back. The same bytes as a --nodes file give host
+// names only (a ',' in a host list would read as two nodes), or a problem.
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -57,5 +58,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto parsed = nlohmann::json::parse(json.str(), nullptr, false);
   ROCDOC_FUZZ_CHECK(!parsed.is_discarded(), "the JSON parses back");
   ROCDOC_FUZZ_CHECK(parsed["counts"]["nodes"] == 3, "the JSON counts the nodes");
+  const FleetNodeList list = parse_fleet_nodes(fuzz::text(data, size));
+  ROCDOC_FUZZ_CHECK(list.names.size() <= k_fleet_max_nodes_names, "names are bounded");
+  for (const auto& name : list.names) {
+    ROCDOC_FUZZ_CHECK(is_fleet_node_name(name) && name.find(',') == std::string::npos,
+                      "a --nodes name is a host name: " + name);
+  }
   return 0;
 }

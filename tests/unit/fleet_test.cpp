@@ -187,3 +187,31 @@ TEST_CASE("fleet durations and times") {
   CHECK_FALSE(parse_fleet_time("2026-13-01T17:57:08Z"));
   CHECK_FALSE(parse_fleet_time("2026-12-01T17:57:08"));
 }
+
+TEST_CASE("fleet node names are host names a host list holds unambiguously") {
+  for (const char* name : {"node017", "gpu-a.rack2", "login_1", "N1"}) {
+    CHECK(is_fleet_node_name(name));
+  }
+  for (const char* name : {"", "node2,login1", "node[3]", "node 4", "-w", ".hidden", "a\tb", "nöde",
+                           "a;b", "a$(id)"}) {
+    CHECK_FALSE(is_fleet_node_name(name));
+  }
+  CHECK(is_fleet_node_name(std::string(253, 'a')));
+  CHECK_FALSE(is_fleet_node_name(std::string(254, 'a')));
+}
+
+TEST_CASE("fleet --nodes files: one host name a line, bounded") {
+  const auto list = parse_fleet_nodes("# rack 1\n node001 \r\n\nnode002\n#node003");
+  CHECK(list.names == std::vector<std::string>{"node001", "node002"});
+  CHECK_FALSE(list.problem);
+  const auto comma = parse_fleet_nodes("node1\nnode2,login1\n");
+  REQUIRE(comma.problem);
+  CHECK(comma.problem->rfind("line 2: 'node2,login1' is not a node name", 0) == 0);
+  const auto range = parse_fleet_nodes("node[001-004]");
+  REQUIRE(range.problem);
+  CHECK(range.problem->find("scontrol show hostnames") != std::string::npos);
+  const auto long_line = parse_fleet_nodes("node1\n#" + std::string(k_fleet_max_nodes_line, 'x'));
+  REQUIRE(long_line.problem);
+  CHECK(*long_line.problem == "line 2: over 4096 bytes; one node name a line");
+  CHECK(parse_fleet_nodes(std::string(1 << 20, '\n')).names.empty());
+}

@@ -3,11 +3,15 @@
 #include <catch2/catch.hpp>
 
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <algorithm>
 
 #include "probes/runtime.h"
 #include "src/checks/checks.h"
 #include "src/checks/runtime_causes.h"
+#include "src/runtime/runtime_descendants.h"
 #include "src/runtime/runtime_json.h"
 #include "src/runtime/runtime_protocol.h"
 #include "src/runtime/runtime_runner.h"
@@ -337,5 +341,34 @@ TEST_CASE("the deep timeout takes 0.1 to 600 seconds", "[runtime][cli]") {
        {"", "0", "0.05", "600.001", "601", "abc", "1e3", "-1", "1.", ".5", "1.2345", "inf"}) {
     CAPTURE(bad);
     CHECK_FALSE(parse_deep_timeout(bad));
+  }
+}
+
+TEST_CASE("the parent's pid in /proc/PID/stat, whatever the command's name holds") {
+  using rocdoc::runtime::parse_stat_parent;
+  CHECK(parse_stat_parent("4242 (sleep) S 17 4242 4242 0 -1 4194560 97 0") == 17);
+  CHECK(parse_stat_parent("4242 (a) (b) Z 1 4242 4242") == 1);
+  CHECK(parse_stat_parent("4242 (x y\n) R 99") == 99);
+  CHECK_FALSE(parse_stat_parent(""));
+  CHECK_FALSE(parse_stat_parent("4242 (sleep"));
+  CHECK_FALSE(parse_stat_parent("4242 (sleep) S"));
+  CHECK_FALSE(parse_stat_parent("4242 (sleep) S 99999999999999999999"));
+}
+
+TEST_CASE("children_of finds a child of this process, and DescendantReaper ends it") {
+  const pid_t child = ::fork();
+  if (child == 0) {
+    ::pause();
+    ::_exit(0);
+  }
+  REQUIRE(child > 0);
+  const auto children = rocdoc::runtime::children_of(::getpid());
+  if (children) {  // /proc mounted
+    CHECK(std::find(children->begin(), children->end(), child) != children->end());
+    { const rocdoc::runtime::DescendantReaper reaper; }
+    CHECK(::kill(child, 0) != 0);  // killed and reaped: no such process
+  } else {
+    ::kill(child, SIGKILL);
+    ::waitpid(child, nullptr, 0);
   }
 }
