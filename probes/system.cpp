@@ -1,5 +1,7 @@
 #include "probes/system.h"
 
+#include <algorithm>
+
 #include "src/util/strings.h"
 
 namespace rocdoc {
@@ -186,6 +188,73 @@ std::vector<FstabLine> fstab_lines_for(std::string_view content, std::string_vie
     }
   }
   return found;
+}
+
+namespace {
+
+/// A mount option that may carry a credential: password=, pass=, credentials=, a secret or a
+/// key ("secretfile=", "sse_key=").
+bool is_credential_option(std::string_view option) {
+  const std::string key = util::to_lower(option.substr(0, option.find('=')));
+  static constexpr std::string_view k_words[] = {"pass", "cred", "secret", "key", "token", "auth"};
+  return std::any_of(std::begin(k_words), std::end(k_words),
+                     [&](std::string_view word) { return key.find(word) != std::string::npos; });
+}
+
+/// A source on another machine (//server/share, host:/export, a URL): it names the server.
+bool is_remote_source(std::string_view source) {
+  return source.substr(0, 2) == "//" || source.find(':') != std::string_view::npos ||
+         source.find('@') != std::string_view::npos;
+}
+
+/// A line of a mount table without credential options and remote sources; unchanged (spacing
+/// included) when it has neither.
+std::string without_credentials(std::string_view line) {
+  auto fields = util::split_whitespace(line);
+  bool changed = false;
+  if (!fields.empty() && is_remote_source(fields[0])) {
+    fields[0] = "redacted-remote-source";
+    changed = true;
+  }
+  std::string options;
+  if (fields.size() >= 4) {
+    std::vector<std::string> kept;
+    for (const auto option : util::split(fields[3], ',')) {
+      if (is_credential_option(option)) {
+        changed = true;
+      } else {
+        kept.emplace_back(option);
+      }
+    }
+    options = kept.empty() ? "defaults" : util::join(kept, ",");
+    fields[3] = options;
+  }
+  if (!changed) {
+    return std::string(line);
+  }
+  std::vector<std::string> parts(fields.begin(), fields.end());
+  return util::join(parts, " ");
+}
+
+}  // namespace
+
+std::string mount_table_to_record(std::string_view content, MountTable table) {
+  std::string result;
+  for (const auto raw : util::lines(content)) {
+    const std::string_view line = util::trim(raw);
+    const auto fields = util::split_whitespace(line);
+    const bool used = !line.empty() && line.front() != '#' && fields.size() >= 2 &&
+                      (fields[1] == "/dev" || fields[1].substr(0, 5) == "/dev/" ||
+                       (table == MountTable::proc_mounts && fields[1] == "/"));
+    if (used) {
+      result += without_credentials(raw);
+    }
+    // fstab's other lines stay as empty lines, so that the kept ones keep their numbers.
+    if (used || table == MountTable::fstab) {
+      result += '\n';
+    }
+  }
+  return result;
 }
 
 WslKind wsl_from_kernel_release(std::string_view release) {

@@ -36,6 +36,15 @@ std::optional<Mount> mount_holding(const std::vector<Mount>& mounts, std::string
 /// The /etc/fstab lines (number and text) that mount something at `mount_point`.
 std::vector<FstabLine> fstab_lines_for(std::string_view content, std::string_view mount_point);
 
+enum class MountTable { fstab, proc_mounts };
+
+/// What a snapshot keeps of /etc/fstab or /proc/mounts: only the lines that probe_system
+/// reads (those that mount /dev or something under it; /proc/mounts' "/" too, which may hold
+/// /dev/kfd), never a credential option (password=, credentials=, a secret or key) nor a
+/// remote source (//server/share, host:/export). fstab's other lines become empty lines, so
+/// the kept ones keep their line numbers.
+std::string mount_table_to_record(std::string_view content, MountTable table);
+
 /// "4.4.0-19041-Microsoft" → wsl1; "5.15.153.1-microsoft-standard-WSL2" → wsl2.
 WslKind wsl_from_kernel_release(std::string_view release);
 

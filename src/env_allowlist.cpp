@@ -107,6 +107,70 @@ std::span<const std::string_view> allowed_env_names() { return k_allowed; }
 
 std::span<const std::string_view> allowed_env_indexed_prefixes() { return k_indexed_prefixes; }
 
+namespace {
+
+/// "10.3.0", "11.0": what HSA_OVERRIDE_GFX_VERSION takes.
+bool is_version(std::string_view value) {
+  const auto parts = util::split(value, '.');
+  return parts.size() <= 3 && std::all_of(parts.begin(), parts.end(), [](std::string_view part) {
+           return !part.empty() && part.size() <= 4 &&
+                  part.find_first_not_of("0123456789") == std::string_view::npos;
+         });
+}
+
+/// A level, a flag or a mode ("1", "NORMAL", "amd"): one short word.
+bool is_setting(std::string_view value) {
+  return value.size() <= 16 &&
+         value.find_first_not_of(
+             "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
+             std::string_view::npos;
+}
+
+// Variables whose value is one short setting (sorted).
+constexpr std::string_view k_settings[] = {
+    "AMD_LOG_LEVEL",
+    "AMD_SERIALIZE_COPY",
+    "AMD_SERIALIZE_KERNEL",
+    "FLASH_ATTENTION_TRITON_AMD_ENABLE",
+    "GPU_MAX_HW_QUEUES",
+    "HIP_FORCE_DEV_KERNARG",
+    "HIP_LAUNCH_BLOCKING",
+    "HIP_PLATFORM",
+    "HSAKMT_DEBUG_LEVEL",
+    "HSA_ENABLE_DXG_DETECTION",
+    "HSA_ENABLE_SDMA",
+    "HSA_FORCE_FINE_GRAIN_PCIE",
+    "HSA_NO_SCRATCH_RECLAIM",
+    "HSA_XNACK",
+    "MIOPEN_DEBUG_CONV_IMPLICIT_GEMM",
+    "MIOPEN_DISABLE_CACHE",
+    "MIOPEN_ENABLE_LOGGING",
+    "MIOPEN_FIND_ENFORCE",
+    "MIOPEN_FIND_MODE",
+    "MIOPEN_LOG_LEVEL",
+    "PYTORCH_TUNABLEOP_ENABLED",
+    "PYTORCH_TUNABLEOP_TUNING",
+    "PYTORCH_TUNABLE_BACKEND",
+    "ROCBLAS_USE_HIPBLASLT",
+    "SUDO_GID",
+    "SUDO_UID",
+    "TORCH_BLAS_PREFER_HIPBLASLT",
+    "TORCH_ROCM_AOTRITON_ENABLE_EXPERIMENTAL",
+};
+
+}  // namespace
+
+bool has_expected_shape(std::string_view name, std::string_view value) {
+  if (name == "HSA_OVERRIDE_GFX_VERSION" || name == "HSA_OVERIDE_GFX_VERSION" ||
+      (name.substr(0, 25) == "HSA_OVERRIDE_GFX_VERSION_" && is_allowed_env(name))) {
+    return is_version(value);
+  }
+  if (std::binary_search(std::begin(k_settings), std::end(k_settings), name)) {
+    return is_setting(value);
+  }
+  return true;  // paths and lists: without_secrets() and the redaction's words are their rule
+}
+
 bool is_tool_env(std::string_view name) {
   return std::find(k_tool_only.begin(), k_tool_only.end(), name) != k_tool_only.end();
 }
@@ -153,6 +217,50 @@ bool looks_like_secret(std::string_view word) {
   return lower && upper && digit;
 }
 
+namespace {
+
+/// A token prefix that holds a '-' ("sk-proj-…"): the token goes on past the next '-'.
+bool has_dash_prefix(std::string_view word) {
+  static constexpr std::string_view k_prefixes[] = {"sk-",   "xoxb-",  "xoxp-", "xoxa-",
+                                                    "xoxs-", "glpat-", "pypi-"};
+  return std::any_of(std::begin(k_prefixes), std::end(k_prefixes), [&](std::string_view prefix) {
+    return word.substr(0, prefix.size()) == prefix;
+  });
+}
+
+/// A word between separators, with a token after a '-' or '.' in it ("venv-hf_…",
+/// "tok-ghp_…") taken out too: each piece between them is tested as a word.
+std::string without_secret_pieces(std::string_view word) {
+  if (looks_like_secret(word)) {
+    return std::string(k_secret_mark);
+  }
+  std::string result;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t end = word.find_first_of("-.", start);
+    const std::size_t dot = word.find('.', start);
+    const std::string_view piece = word.substr(start, end - start);
+    const std::string_view to_dot = word.substr(start, dot - start);
+    if (start > 0 && has_dash_prefix(to_dot) && looks_like_secret(to_dot)) {
+      result += k_secret_mark;
+      if (dot == std::string_view::npos) {
+        return result;
+      }
+      result += '.';
+      start = dot + 1;
+      continue;
+    }
+    result += start > 0 && looks_like_secret(piece) ? k_secret_mark : piece;
+    if (end == std::string_view::npos) {
+      return result;
+    }
+    result += word[end];
+    start = end + 1;
+  }
+}
+
+}  // namespace
+
 std::string without_secrets(std::string_view value) {
   std::string result;
   result.reserve(value.size());
@@ -163,7 +271,7 @@ std::string without_secrets(std::string_view value) {
       ++end;
     }
     const std::string_view word = value.substr(start, end - start);
-    result += looks_like_secret(word) ? k_secret_mark : word;
+    result += without_secret_pieces(word);
     if (end == value.size()) {
       break;
     }

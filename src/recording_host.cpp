@@ -1,6 +1,28 @@
 #include "src/recording_host.h"
 
+#include "probes/system.h"
+
 namespace rocdoc {
+
+namespace {
+
+/// What a snapshot holds of a file the probes read: the file, but of the mount tables only the
+/// lines the probes use, without credentials (/etc/fstab may hold a CIFS password).
+std::string what_to_record(std::string_view path, const std::string& content) {
+  if (path == "/etc/fstab") {
+    return mount_table_to_record(content, MountTable::fstab);
+  }
+  // /proc/mounts resolves to /proc/PID/mounts on a live machine.
+  const auto slash = path.find('/', 6);
+  if (path.substr(0, 6) == "/proc/" &&
+      (path == "/proc/mounts" ||
+       path.substr(slash == std::string_view::npos ? 0 : slash) == "/mounts")) {
+    return mount_table_to_record(content, MountTable::proc_mounts);
+  }
+  return content;
+}
+
+}  // namespace
 
 std::optional<std::string> RecordingHost::resolve(std::string_view path,
                                                   FinalLink final_link) const {
@@ -27,8 +49,9 @@ FileRead RecordingHost::read_file_or_error(std::string_view path, std::size_t ma
   }
   if (read.content) {
     std::string& kept = m_recording.files[*inside];
-    if (read.content->size() >= kept.size()) {
-      kept = *read.content;  // the longest read wins: a shorter one is its prefix
+    std::string recorded = what_to_record(*inside, *read.content);
+    if (recorded.size() >= kept.size()) {
+      kept = std::move(recorded);  // the longest read wins: a shorter one is its prefix
     }
   } else if (read.error != "ENOENT" && !read.error.empty()) {
     m_recording.read_errors[*inside] = read.error;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "rocdoc/env_allowlist.h"
 #include "src/util/strings.h"
 
 namespace rocdoc {
@@ -74,6 +75,74 @@ bool gpu_related_key(std::string_view key) {
   });
 }
 
+/// A key as the kernel's parameters are named ("amdgpu.ppfeaturemask", "root"): nothing that
+/// could hide a value.
+bool plain_key(std::string_view key) {
+  return !key.empty() && key.find_first_not_of(
+                             "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                             "0123456789_.-") == std::string_view::npos;
+}
+
+/// Bare kernel flags that name nothing of the machine; every other bare word is redacted.
+bool harmless_flag(std::string_view word) {
+  static constexpr std::string_view k_flags[] = {
+      "ro",     "rw",      "quiet",       "splash",          "nosplash", "single", "--",
+      "debug",  "noquiet", "rhgb",        "emergency",       "rescue",   "nosmt",  "nokaslr",
+      "noapic", "nolapic", "earlyprintk", "ignore_loglevel", "text",     "s"};
+  return std::find(std::begin(k_flags), std::end(k_flags), word) != std::end(k_flags);
+}
+
+/// Account names that are also a distribution's name, a cloud image's default user or a word
+/// of the system (ubuntu, debian, admin, fedora, rocm…): they name no person, and replaced as
+/// whole words they would change what os-release (ID=ubuntu), package names and system paths
+/// say. Not redacted; the privacy notes (docs/snapshots.md) say so.
+bool names_no_person(std::string_view name, const std::set<std::string>& distribution_words) {
+  static constexpr std::string_view k_words[] = {
+      "admin",      "administrator", "almalinux", "alpine",     "amazon",    "amd",       "amdgpu",
+      "amzn",       "arch",          "archlinux", "azure",      "azureuser", "centos",    "cloud",
+      "cloud-user", "core",          "debian",    "docker",     "ec2-user",  "fedora",    "gentoo",
+      "gpu",        "guest",         "kali",      "kfd",        "linux",     "linuxmint", "manjaro",
+      "mint",       "nixos",         "ol",        "opensuse",   "oracle",    "pop",       "redhat",
+      "render",     "rhel",          "rocky",     "rockylinux", "rocm",      "sles",      "suse",
+      "ubuntu",     "user",          "vagrant",   "video"};
+  return std::find(std::begin(k_words), std::end(k_words), name) != std::end(k_words) ||
+         distribution_words.count(std::string(name)) != 0;
+}
+
+/// os-release's ID and ID_LIKE words ("ubuntu", "debian").
+std::set<std::string> distribution_words(const Host& host) {
+  std::set<std::string> words;
+  for (const char* path : {"/etc/os-release", "/usr/lib/os-release"}) {
+    const auto content = host.read_file(path, 64 * 1024);
+    if (!content) {
+      continue;
+    }
+    for (const auto line : util::lines(*content)) {
+      const auto equals = line.find('=');
+      const std::string_view key = util::trim(line.substr(0, equals));
+      if (equals == std::string_view::npos || (key != "ID" && key != "ID_LIKE")) {
+        continue;
+      }
+      std::string_view value = util::trim(line.substr(equals + 1));
+      if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'')) {
+        value = value.substr(1, value.size() - 2);
+      }
+      for (const auto word : util::split_whitespace(value)) {
+        words.emplace(util::to_lower(word));
+      }
+    }
+    break;
+  }
+  return words;
+}
+
+/// Files that hold no personal name but words a user may share: never word-replaced.
+bool is_system_text(std::string_view path) {
+  const std::string_view name = last_component(path);
+  return path == "/etc/os-release" || path == "/usr/lib/os-release" || path == "/etc/lsb-release" ||
+         name == "METADATA" || name == "PKG-INFO";
+}
+
 bool is_serial_file(std::string_view path) {
   const std::string_view name = last_component(path);
   return name == "serial_number" || name == "unique_id" || name == "product_serial" ||
@@ -120,6 +189,15 @@ const std::string& Redactions::add_word(const std::string& real, std::string_vie
     }
   }
   return m_words.front().second;  // not reached
+}
+
+const std::string& Redactions::add_field(const std::string& real, std::string_view kind) {
+  auto it = m_fields.find(real);
+  if (it == m_fields.end()) {
+    const int number = ++m_counts[std::string(kind)];
+    it = m_fields.emplace(real, fmt::format("redacted-{}-{}", kind, number)).first;
+  }
+  return it->second;
 }
 
 std::string Redactions::group(const std::string& name) {
@@ -172,18 +250,139 @@ std::string Redactions::backward(std::string_view path) const {
   return result;
 }
 
+std::vector<CmdlineParam> split_cmdline(std::string_view cmdline) {
+  const auto is_space = [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+  };
+  std::vector<CmdlineParam> params;
+  std::size_t at = 0;
+  while (true) {
+    while (at < cmdline.size() && is_space(cmdline[at])) {
+      ++at;
+    }
+    if (at == cmdline.size()) {
+      return params;
+    }
+    // As next_arg(): a leading quote opens a quote that may wrap the whole parameter; a quote
+    // anywhere toggles it; the first '=' (not the very first character) ends the key.
+    const bool quoted = cmdline[at] == '"';
+    const std::size_t body = quoted ? at + 1 : at;
+    bool in_quote = quoted;
+    std::optional<std::size_t> equals;
+    std::size_t end = body;
+    for (; end < cmdline.size() && (in_quote || !is_space(cmdline[end])); ++end) {
+      if (!equals && cmdline[end] == '=' && end > body) {
+        equals = end;
+      }
+      if (cmdline[end] == '"') {
+        in_quote = !in_quote;
+      }
+    }
+    CmdlineParam param;
+    param.raw = cmdline.substr(at, end - at);
+    const bool value_quoted = equals && *equals + 1 < end && cmdline[*equals + 1] == '"';
+    // Both of next_arg()'s rules cut the same last quote.
+    const bool cut_last = end > body && cmdline[end - 1] == '"' && (quoted || value_quoted);
+    const std::size_t stop = cut_last ? end - 1 : end;
+    if (equals) {
+      param.key = cmdline.substr(body, *equals - body);
+      const std::size_t from = *equals + 1 + (value_quoted ? 1 : 0);
+      param.value = cmdline.substr(from, stop > from ? stop - from : 0);
+    } else {
+      param.key = cmdline.substr(body, stop > body ? stop - body : 0);
+    }
+    params.push_back(param);
+    at = end;
+  }
+}
+
 std::string redact_cmdline(std::string_view cmdline, Redactions& redactions) {
   std::vector<std::string> words;
-  for (const auto word : util::split_whitespace(util::trim(cmdline))) {
-    const auto equals = word.find('=');
-    if (equals == std::string_view::npos || gpu_related_key(word.substr(0, equals))) {
-      words.emplace_back(word);
-      continue;
+  for (const CmdlineParam& param : split_cmdline(cmdline)) {
+    if (gpu_related_key(param.key) && plain_key(param.key)) {
+      words.emplace_back(param.raw);
+    } else if (!param.value) {
+      words.emplace_back(harmless_flag(param.key) && param.raw == param.key
+                             ? std::string(param.key)
+                             : redactions.value(std::string(param.raw)));
+    } else if (plain_key(param.key)) {
+      words.push_back(std::string(param.key) + "=" + redactions.value(std::string(*param.value)));
+    } else {
+      words.push_back(redactions.value(std::string(param.raw)));  // "a b=c": no key to keep
     }
-    const std::string value(word.substr(equals + 1));
-    words.push_back(std::string(word.substr(0, equals + 1)) + redactions.value(value));
   }
   return util::join(words, " ") + "\n";
+}
+
+std::string redact_kernel_line(std::string_view line, Redactions& redactions) {
+  std::string result(line);
+  // "Kernel command line: …" and x86's "Command line: …": the rest of the line.
+  for (const std::string_view mark :
+       {std::string_view("Kernel command line: "), std::string_view("Command line: ")}) {
+    if (const auto at = result.find(mark); at != std::string::npos) {
+      std::string redacted =
+          redact_cmdline(std::string_view(result).substr(at + mark.size()), redactions);
+      redacted.pop_back();  // the newline
+      result = result.substr(0, at + mark.size()) + redacted;
+      break;
+    }
+  }
+  // "Unknown kernel command line parameters \"…\", will be passed to user space."
+  constexpr std::string_view k_unknown = "command line parameters \"";
+  if (const auto at = result.find(k_unknown); at != std::string::npos) {
+    const std::size_t from = at + k_unknown.size();
+    const std::size_t to = result.rfind('"');
+    if (to != std::string::npos && to >= from) {
+      std::string redacted =
+          redact_cmdline(std::string_view(result).substr(from, to - from), redactions);
+      redacted.pop_back();
+      result = result.substr(0, from) + redacted + result.substr(to);
+    }
+  }
+  return redact_serials(result);
+}
+
+std::string redact_serials(std::string_view line) {
+  // A word that names a serial number: the word after it (past "number", "no" and the like) is
+  // the serial, and so is what follows a ':' or '=' inside it ("serial=ABC", "SN:ABC").
+  const auto names_serial = [](std::string_view word) {
+    const std::string lower = util::to_lower(word);
+    return lower == "serial" || lower == "serial_number" || lower == "serialnumber" ||
+           lower == "serial#" || lower == "unique_id" || lower == "uniqueid" ||
+           lower == "board_serial" || lower == "product_serial" || word == "SN" || word == "S/N" ||
+           lower == "sn#";
+  };
+  const auto filler = [](std::string_view word) {
+    const std::string lower = util::to_lower(word);
+    return lower == "number" || lower == "number:" || lower == "no" || lower == "no." ||
+           lower == "no:" || lower == "is" || lower == ":" || lower == "=" || lower == "#";
+  };
+  std::vector<std::string> words;
+  for (const auto word : util::split(line, ' ')) {
+    words.emplace_back(word);
+  }
+  constexpr std::string_view k_mark = "redacted-serial";
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    const std::string& word = words[i];
+    const auto cut = word.find_first_of(":=");
+    const std::string_view name = std::string_view(word).substr(0, cut);
+    if (!names_serial(name)) {
+      continue;
+    }
+    if (cut != std::string::npos && cut + 1 < word.size()) {
+      words[i] = std::string(name) + word[cut] + std::string(k_mark);
+      continue;
+    }
+    std::size_t next = i + 1;
+    while (next < words.size() && (words[next].empty() || filler(words[next]))) {
+      ++next;
+    }
+    if (next < words.size()) {
+      words[next] = std::string(k_mark);
+      i = next;
+    }
+  }
+  return util::join(words, " ");
 }
 
 std::string redact_group_file(std::string_view group_file, Redactions& redactions) {
@@ -241,11 +440,14 @@ std::string redact_gpu_uuids(std::string_view value, Redactions& redactions) {
 RedactingHost::RedactingHost(const Host& inner) : m_inner(inner) {
   Redactions& r = m_redactions;
   const Identity self = inner.identity();
-  if (!self.user.empty() && self.user != "root") {
+  const std::set<std::string> distribution = distribution_words(inner);
+  const auto personal = [&](std::string_view name) {
+    return !name.empty() && name != "root" && !names_no_person(name, distribution);
+  };
+  if (personal(self.user)) {
     r.add_word(self.user, "user");
   }
-  if (const auto sudo_user = inner.env("SUDO_USER");
-      sudo_user && !sudo_user->empty() && *sudo_user != "root") {
+  if (const auto sudo_user = inner.env("SUDO_USER"); sudo_user && personal(*sudo_user)) {
     r.add_word(*sudo_user, "user");
   }
   if (const auto passwd = inner.read_file("/etc/passwd")) {
@@ -253,12 +455,12 @@ RedactingHost::RedactingHost(const Host& inner) : m_inner(inner) {
       const auto fields = util::split(line, ':');
       const auto uid = fields.size() >= 7 ? util::parse_number<std::uint32_t>(fields[2])
                                           : std::optional<std::uint32_t>();
-      if (!uid || *uid < 1000 || *uid >= 65534 || fields[0].empty()) {
+      if (!uid || *uid < 1000 || *uid >= 65534 || !personal(fields[0])) {
         continue;  // system accounts name software, not people
       }
       r.add_word(std::string(fields[0]), "user");
       const std::string_view home = last_component(fields[5]);
-      if (!home.empty() && home != fields[0] && home != "home") {
+      if (home != fields[0] && home != "home" && personal(home)) {
         r.add_word(std::string(home), "home");
       }
     }
@@ -268,6 +470,10 @@ RedactingHost::RedactingHost(const Host& inner) : m_inner(inner) {
       const std::string host(util::trim(*name));
       if (host.size() >= 3 && host != "localhost") {
         r.add_word(host, "host");
+      } else if (!host.empty() && host != "localhost") {
+        // "n1", "vm": too short to replace as a word everywhere ("vm" in /proc/sys/vm,
+        // "on" in amd_iommu=on), so replaced where it is the host name: these two files.
+        m_short_host = r.add_field(host, "host");
       }
     }
   }
@@ -313,6 +519,12 @@ RedactingHost::RedactingHost(const Host& inner) : m_inner(inner) {
 std::string RedactingHost::content(std::string_view path, std::string text) const {
   if (is_serial_file(path)) {
     return text.empty() ? text : "redacted-serial\n";
+  }
+  if (is_system_text(path)) {
+    return text;
+  }
+  if (!m_short_host.empty() && (path == "/proc/sys/kernel/hostname" || path == "/etc/hostname")) {
+    return util::trim(text).empty() || util::trim(text) == "localhost" ? text : m_short_host + "\n";
   }
   if (path == "/proc/cmdline") {
     text = redact_cmdline(text, m_redactions);
@@ -367,6 +579,9 @@ std::optional<std::uint64_t> RedactingHost::filesystem_size(std::string_view pat
 }
 
 std::string RedactingHost::env_value(std::string_view name, const std::string& value) const {
+  if (!has_expected_shape(name, util::trim(value))) {
+    return m_redactions.value(value);  // "10.3.0 hunter2" in HSA_OVERRIDE_GFX_VERSION
+  }
   std::string result = m_redactions.forward(value);
   if (name.find("VISIBLE_DEVICES") != std::string_view::npos) {
     result = redact_gpu_uuids(result, m_redactions);
@@ -394,7 +609,7 @@ KernelLog RedactingHost::kernel_log() const {
   KernelLog log = m_inner.kernel_log();
   if (log.lines) {
     for (auto& line : *log.lines) {
-      line = m_redactions.forward(line);
+      line = m_redactions.forward(redact_kernel_line(line, m_redactions));
     }
   }
   return log;

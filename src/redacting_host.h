@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -19,6 +20,9 @@ class Redactions {
   /// Adds a word (a user, a home directory's name, the host name) to replace wherever it
   /// stands as a whole word; returns its placeholder ("redacted-user-1").
   const std::string& add_word(const std::string& real, std::string_view kind);
+  /// A value replaced only where it is a whole field (a short host name in /etc/hostname),
+  /// never as a word elsewhere; returns its placeholder ("redacted-host-1").
+  const std::string& add_field(const std::string& real, std::string_view kind);
   /// A kernel command-line value's placeholder ("redacted-value-1"); replaced only where it
   /// stands as that value, never elsewhere ("3" of loglevel=3 is everywhere).
   std::string value(const std::string& real);
@@ -38,6 +42,7 @@ class Redactions {
   std::vector<std::pair<std::string, std::string>> m_words;  ///< real, placeholder
   std::map<std::string, int> m_counts;                       ///< per kind
   std::map<std::string, std::string> m_groups;
+  std::map<std::string, std::string> m_fields;
   std::map<std::string, std::string> m_values;
   std::map<std::uint64_t, std::uint64_t> m_ids;
 };
@@ -73,10 +78,29 @@ class RedactingHost final : public Host {
 
   const Host& m_inner;
   mutable Redactions m_redactions;
+  std::string m_short_host;  ///< a host name under 3 characters' placeholder, if any
 };
 
+/// One parameter of the kernel command line, split as the kernel's next_arg() (lib/cmdline.c)
+/// splits it: double quotes may wrap the whole parameter or its value, and hide blanks.
+struct CmdlineParam {
+  std::string_view raw;                   ///< as written, quotes included
+  std::string_view key;                   ///< the whole parameter when it has no '='
+  std::optional<std::string_view> value;  ///< after the first '=', without its quotes
+};
+std::vector<CmdlineParam> split_cmdline(std::string_view cmdline);
+
 /// Parsers behind the redaction, on plain strings (tests).
+/// The command line with every parameter that does not concern the GPU, the IOMMU or memory
+/// redacted as a whole: key=value keeps its key, a quoted value or a bare word is one
+/// placeholder (a few harmless flags such as "ro" and "quiet" stay).
 std::string redact_cmdline(std::string_view cmdline, Redactions& redactions);
+/// A kernel log line with every copy of the command line in it redacted as /proc/cmdline is
+/// ("Kernel command line: …", "Unknown kernel command line parameters \"…\""), and serials.
+std::string redact_kernel_line(std::string_view line, Redactions& redactions);
+/// `line` with the word after "serial", "SN", "unique_id"… (or after their ':' or '=')
+/// replaced by "redacted-serial".
+std::string redact_serials(std::string_view line);
 std::string redact_group_file(std::string_view group_file, Redactions& redactions);
 std::string redact_unique_id_lines(std::string_view properties, Redactions& redactions);
 std::string redact_gpu_uuids(std::string_view value, Redactions& redactions);

@@ -1,8 +1,11 @@
 // The kernel command line and the driver probe's other small text files: /proc/cmdline
 // (amdgpu, modprobe.blacklist, iommu words), a modprobe.d file, a DKMS make.log header and the
 // SecureBoot efivar. Then a whole report with the fuzzed file in each of those places.
+// Also --redact's command-line redaction (split as the kernel's next_arg() splits it), of
+// /proc/cmdline and of a kernel log line that holds it.
 #include "probes/driver.h"
 #include "probes/system.h"
+#include "src/redacting_host.h"
 #include "tests/fuzz/fuzz.h"
 #include "tests/fuzz/overlay_host.h"
 
@@ -16,6 +19,25 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)find_amdgpu_blacklist(input, "/etc/modprobe.d/fuzz.conf");
   (void)make_log_kernel(input);
   (void)parse_secure_boot_var(input);
+
+  // The redacted line has as many parameters as the input, and each is either the input's own
+  // (a GPU parameter or a harmless flag) or holds a placeholder: no other value survives.
+  Redactions redactions;
+  const auto params = split_cmdline(input);
+  const std::string redacted = redact_cmdline(input, redactions);
+  const auto again = split_cmdline(redacted);
+  ROCDOC_FUZZ_CHECK(again.size() == params.size(),
+                    std::to_string(params.size()) + " parameters became " +
+                        std::to_string(again.size()) + ": " + redacted);
+  for (std::size_t i = 0; i < again.size(); ++i) {
+    const bool placeholder = again[i].raw.find("redacted-value-") != std::string_view::npos;
+    ROCDOC_FUZZ_CHECK(placeholder || again[i].raw == params[i].raw,
+                      "kept as written: " + std::string(again[i].raw));
+  }
+  const std::string line =
+      redact_kernel_line("Kernel command line: " + std::string(input), redactions);
+  ROCDOC_FUZZ_CHECK(line.rfind("Kernel command line: ", 0) == 0, line);
+  (void)redact_serials(input);
 
   fuzz::OverlayHost host(fuzz::fixture("amdgpu-blacklisted"));
   host.set_file("/proc/cmdline", input);
