@@ -182,6 +182,15 @@ def triage_lines(scratch, size):
     return ["triage", path]
 
 
+def triage_short_lines(scratch, size):
+    """Triage of `size` bytes of 4-byte lines: as short as a line that may hold a fact ("gfx9"),
+    so each is scanned: the most lines a log of that size makes rocdoc look at."""
+    path = os.path.join(scratch, "log.txt")
+    with open(path, "w") as f:
+        f.write("abcd\n" * (size // 5))
+    return ["triage", path]
+
+
 # name: (make, sizes in bytes or units, what a unit is)
 FAMILIES = {
     "archive-bomb": (archive_bomb, [1 << 10, 1 << 12, 1 << 16], "MiB declared"),
@@ -192,6 +201,7 @@ FAMILIES = {
     "overlapping-sections": (overlapping_sections, [MIB, 4 * MIB, 16 * MIB], "region bytes"),
     "fleet-nodes-line": (fleet_nodes, [MIB, 4 * MIB, 16 * MIB], "bytes"),
     "triage-empty-lines": (triage_lines, [MIB, 4 * MIB, 16 * MIB], "bytes"),
+    "triage-short-lines": (triage_short_lines, [MIB, 4 * MIB, 16 * MIB], "bytes"),
 }
 
 

@@ -25,6 +25,10 @@ constexpr std::size_t k_first_header_window = 4096;
 constexpr std::size_t k_max_decompressed_bytes = std::size_t{256} << 20;
 constexpr std::size_t k_max_section_names = 1 << 20;
 constexpr std::size_t k_max_bundles = 100000;
+// Entries kept of one file, all bundles together (each holds an id of up to 256 bytes): a real
+// library has one bundle per source file and one entry per target (libtorch_hip.so: a few
+// thousand bundles of a dozen entries); 16 MiB of compressed 1024-entry headers would keep 230 MB.
+constexpr std::size_t k_max_file_entries = 65536;
 // How many compressed bytes are read to decode a bundle's header: zstd decodes a whole block
 // (at most 128 KiB of output) at a time.
 constexpr std::size_t k_compressed_window = 256 * 1024;
@@ -136,6 +140,11 @@ class BundleWalker {
         problem(where(region, at) + ": more than " + std::to_string(k_max_bundles) + " bundles");
         return;
       }
+      if (m_entries >= k_max_file_entries) {
+        problem(where(region, at) + ": more than " + std::to_string(k_max_file_entries) +
+                " bundle entries in one file");
+        return;
+      }
       const auto next = read_bundle(region, at);
       if (!next) {
         return;
@@ -150,6 +159,11 @@ class BundleWalker {
 
  private:
   void problem(std::string text) { m_scan.problems.push_back(std::move(text)); }
+
+  void keep(OffloadBundle bundle) {
+    m_entries += bundle.entries.size();
+    m_scan.bundles.push_back(std::move(bundle));
+  }
 
   // Reads the bundle at `at`; returns where its bytes end, or nullopt after a problem.
   std::optional<std::uint64_t> read_bundle(const Region& region, std::uint64_t at) {
@@ -185,8 +199,7 @@ class BundleWalker {
         window = grown_window(window, parsed.needed);
         continue;
       }
-      m_scan.bundles.push_back(
-          {at, BundleCompression::none, std::nullopt, std::move(parsed.entries)});
+      keep({at, BundleCompression::none, std::nullopt, std::move(parsed.entries)});
       return at + std::max<std::uint64_t>(parsed.end, parsed.needed);
     }
   }
@@ -212,7 +225,7 @@ class BundleWalker {
     if (!entries) {
       return std::nullopt;
     }
-    m_scan.bundles.push_back({at, header.method, header.version, std::move(*entries)});
+    keep({at, header.method, header.version, std::move(*entries)});
     if (header.total_size) {
       return at + *header.total_size;
     }
@@ -330,6 +343,7 @@ class BundleWalker {
 
   const ByteSource& m_bytes;
   OffloadScan& m_scan;
+  std::size_t m_entries = 0;  ///< entries kept so far, all bundles of the file
   std::size_t m_decompressed = 0;  ///< bytes of bundle headers decompressed in this file
 };
 

@@ -488,6 +488,9 @@ void add_lines(std::vector<LogLine>& lines, const std::vector<LogLine>& more) {
   }
 }
 
+/// The fewest bytes a line holds a fact in: "gfx" and one hex digit.
+constexpr std::size_t k_shortest_fact = 4;
+
 }  // namespace
 
 LogScan scan_log(std::string_view text, const Knowledge& knowledge) {
@@ -508,6 +511,14 @@ LogScan scan_log(std::string_view text, const Knowledge& knowledge) {
     withs.push_back(std::move(with));
     scan.hits.push_back({&signature, {}, 0});
   }
+  // A line shorter than every needle and every fact ("gfx9" is the shortest) holds nothing:
+  // skipped at once, so a log of 16 MiB of empty lines costs no more than its bytes.
+  std::size_t shortest = k_shortest_fact;
+  for (const auto& needle : needles) {
+    for (const auto& text_of_match : needle.second) {
+      shortest = std::min(shortest, text_of_match.size());
+    }
+  }
   BuildEvidence build;
   std::string low;
   std::size_t start = 0;
@@ -523,6 +534,9 @@ LogScan scan_log(std::string_view text, const Knowledge& knowledge) {
     }
     if (!line.empty() && line.back() == '\r') {
       line.remove_suffix(1);
+    }
+    if (line.size() < shortest) {
+      continue;
     }
     low = ascii_lower(line);
     for (std::size_t i = 0; i < needles.size(); ++i) {

@@ -99,13 +99,13 @@ source = minimal("cmdline", {"kernel_log": {"lines": [
     "[    0.000000] Kernel command line: BOOT_IMAGE=/vmlinuz root=UUID=6f1c-SECRETUUID ro amd_iommu=on "
     "iommu=pt luks.key=TOPSECRETKEY ip=10.1.2.3::10.1.2.1:255.255.255.0:gpuhost42:eth0:none",
     "[   12.500000] amdgpu 0000:03:00.0: amdgpu: board serial PLANTEDSERIAL42"]}},
-    {"proc/cmdline": 'BOOT_IMAGE=/vmlinuz root=UUID=6f1c-SECRETUUID amd_iommu=on secret="two words" '
+    {"proc/cmdline": 'BOOT_IMAGE=/vmlinuz root=UUID=6f1c-SECRETUUID amd_iommu=on secret="QUOTEDFIRST QUOTEDSECOND" '
                      "--addr 10.0.0.5:2024\n"})
 packed = os.path.join(WORK, "cmdline.tar.gz")
 proc = run(BINARY, "snapshot", "--root", source, "--redact", "-o", packed)
 text = archive_text(packed) if proc.returncode == 0 else ""
 check(proc.returncode == 0 and "amd_iommu=on iommu=pt" in text, "snapshot --redact keeps the IOMMU words")
-for secret in ("SECRETUUID", "TOPSECRETKEY", "gpuhost42", "PLANTEDSERIAL42", "two", "words", "10.0.0.5",
+for secret in ("SECRETUUID", "TOPSECRETKEY", "gpuhost42", "PLANTEDSERIAL42", "QUOTEDFIRST", "QUOTEDSECOND", "10.0.0.5",
                "--addr"):
     check(secret not in text, f"snapshot --redact: no {secret} in the archive")
 
@@ -152,8 +152,12 @@ written = os.listdir(here)
 check(proc.returncode == 0 and len(written) == 1 and "-n1-" not in written[0] and "redacted-host" in written[0],
       f"snapshot --redact: the default file name holds no short host name ({written})")
 if len(written) == 1:
-    check(member(os.path.join(here, written[0]), "root/etc/hostname") == "redacted-host-1\n",
-          "snapshot --redact: /etc/hostname holds the placeholder")
+    # The probes do not read the host name today; wherever a snapshot holds it, it is redacted.
+    with tarfile.open(os.path.join(here, written[0])) as archive:
+        for name in ("root/etc/hostname", "root/proc/sys/kernel/hostname"):
+            if name in archive.getnames():
+                check(archive.extractfile(name).read() == b"redacted-host-1\n",
+                      f"snapshot --redact: {name} holds the placeholder")
 
 with open(os.path.join(short, "rocdoc-snapshot.json")) as f:
     manifest = json.load(f)
