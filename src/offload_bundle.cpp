@@ -343,7 +343,7 @@ class BundleWalker {
 
   const ByteSource& m_bytes;
   OffloadScan& m_scan;
-  std::size_t m_entries = 0;  ///< entries kept so far, all bundles of the file
+  std::size_t m_entries = 0;       ///< entries kept so far, all bundles of the file
   std::size_t m_decompressed = 0;  ///< bytes of bundle headers decompressed in this file
 };
 

@@ -95,7 +95,7 @@ bool harmless_flag(std::string_view word) {
 /// Account names that are also a distribution's name, a cloud image's default user or a word
 /// of the system (ubuntu, debian, admin, fedora, rocm…): they name no person, and replaced as
 /// whole words they would change what os-release (ID=ubuntu), package names and system paths
-/// say. Not redacted; the privacy notes (docs/snapshots.md) say so.
+/// say. Not redacted; docs/rocdoc.1.md (--redact) says so.
 bool names_no_person(std::string_view name, const std::set<std::string>& distribution_words) {
   static constexpr std::string_view k_words[] = {
       "admin",      "administrator", "almalinux", "alpine",     "amazon",    "amd",       "amdgpu",

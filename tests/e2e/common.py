@@ -3,6 +3,7 @@ import json
 import os
 import subprocess
 import sys
+import tarfile
 
 SOURCE_DIR = os.environ.get("ROCDOC_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 FIXTURES = os.path.join(SOURCE_DIR, "tests", "fixtures")
@@ -51,3 +52,15 @@ def validate(document, schema_path=SCHEMA):
     except jsonschema.ValidationError as error:
         return str(error)
     return None
+
+
+def archive_text(path):
+    """Every name and every byte of every member of a snapshot archive, for "does it contain
+    this secret" questions."""
+    chunks = []
+    with tarfile.open(path) as archive:
+        for member in archive.getmembers():
+            chunks.append(member.name)
+            if member.isfile():
+                chunks.append(archive.extractfile(member).read().decode("utf-8", "replace"))
+    return "\n".join(chunks)

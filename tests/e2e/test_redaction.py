@@ -11,7 +11,7 @@ import tarfile
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import FIXTURES, Results, run  # noqa: E402
+from common import FIXTURES, Results, archive_text, run  # noqa: E402
 
 BINARY = os.path.abspath(sys.argv[1])
 results = Results()
@@ -19,14 +19,6 @@ check = results.check
 WORK = tempfile.mkdtemp(prefix="rocdoc-redaction-")
 
 
-def archive_text(path):
-    chunks = []
-    with tarfile.open(path) as archive:
-        for member in archive.getmembers():
-            chunks.append(member.name)
-            if member.isfile():
-                chunks.append(archive.extractfile(member).read().decode("utf-8", "replace"))
-    return "\n".join(chunks)
 
 
 def member(path, name):

@@ -10,7 +10,7 @@ import tarfile
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import FIXTURES, Results, run, validate  # noqa: E402
+from common import FIXTURES, Results, archive_text, run, validate  # noqa: E402
 
 BINARY = os.path.abspath(sys.argv[1])
 results = Results()
@@ -43,15 +43,6 @@ def archive_names(path):
         return archive.getnames()
 
 
-def archive_text(path):
-    """Every byte of every member, for "does it contain this secret" questions."""
-    chunks = []
-    with tarfile.open(path) as archive:
-        for member in archive.getmembers():
-            chunks.append(member.name)
-            if member.isfile():
-                chunks.append(archive.extractfile(member).read().decode("utf-8", "replace"))
-    return "\n".join(chunks)
 
 
 def fresh(name):
