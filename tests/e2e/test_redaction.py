@@ -102,8 +102,9 @@ for secret in ("SECRETUUID", "TOPSECRETKEY", "gpuhost42", "PLANTEDSERIAL42", "QU
     check(secret not in text, f"snapshot --redact: no {secret} in the archive")
 
 # ---- D6: a user named like the distribution changes no verdict under --redact -------------------
-# Every fixture, with the cloud images' default users added (uid 1001 on): each name is replaced
-# (or not) on its own, so one run with all of them stands for one run per name.
+# Every fixture, with the cloud images' default users added (uid 1001 on) and the user who runs
+# rocdoc renamed ubuntu: each name is replaced (or not) on its own, so one run with all of them
+# stands for one run per name.
 NAMES = ["ubuntu", "debian", "admin", "fedora", "centos", "rocky", "almalinux", "ec2-user", "arch",
          "opensuse"]
 
@@ -116,6 +117,18 @@ def distro_named(name):
     with open(passwd, "a") as f:
         for uid, user in enumerate(NAMES, start=1001):
             f.write(f"{user}:x:{uid}:{uid}:{user}:/home/{user}:/bin/bash\n")
+    # The user who runs rocdoc is one of them too, as on an Ubuntu cloud image.
+    manifest_path = os.path.join(copy, "rocdoc-snapshot.json")
+    with open(manifest_path) as f:
+        manifest = json.load(f)
+    identity = manifest.get("identity") or {}
+    if identity.get("user") not in (None, "", "root"):
+        for group in identity.get("groups") or []:
+            if group.get("name") == identity["user"]:
+                group["name"] = "ubuntu"
+        identity["user"] = "ubuntu"
+        with open(manifest_path, "w") as f:
+            json.dump(manifest, f)
     plain = statuses("--root", copy)
     redacted = statuses("--root", copy, "--redact")
     return name, plain, redacted
