@@ -173,31 +173,45 @@ with tempfile.TemporaryDirectory() as scratch:
     path = write(scratch, "long-names.tar.gz", gzip.compress(start() + body + b"\0" * 1024, 6))
     check_refused(*check_snapshot(path), "5,000 names of 4,000 bytes", "names add up to more than 16 MiB")
 
-    # D12a. A signal while snapshot -o writes (held in fsync by strace) leaves no file.
+    # D12a. A signal while rocdoc writes a file (held in fsync by strace) leaves no file:
+    # snapshot -o, and the reports of check (--json-output, --format prometheus --output), which
+    # replace a file through an unnamed one.
+    def signalled_during_fsync(name, out, *args):
+        tracer = subprocess.Popen(
+            ["strace", "-qq", "-o", "/dev/null", "-e", "trace=fsync",
+             "-e", "inject=fsync:delay_enter=4000000", binary, *args],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        child = None
+        deadline = time.monotonic() + HANG
+        while child is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+            try:
+                with open(f"/proc/{tracer.pid}/task/{tracer.pid}/children") as f:
+                    pids = f.read().split()
+                child = int(pids[0]) if pids else None
+            except OSError:
+                pass
+        time.sleep(1.5)  # inside the 4 s fsync (a snapshot takes 10-30 ms; ASan: < 1 s)
+        if child is not None:
+            os.kill(child, getattr(signal, "SIG" + name))
+        tracer.wait(timeout=HANG * 3)
+        stem = os.path.basename(out)
+        left = [n for n in os.listdir(os.path.dirname(out)) if stem in n]
+        return child is not None and left == [], left
+
     if shutil.which("strace"):
         for name in ("KILL", "USR1", "ALRM", "TERM"):
             out = os.path.join(scratch, f"out-{name}.tar.gz")
-            tracer = subprocess.Popen(
-                ["strace", "-qq", "-o", "/dev/null", "-e", "trace=fsync",
-                 "-e", "inject=fsync:delay_enter=4000000", binary, "snapshot", "--root", BASE,
-                 "-o", out], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            child = None
-            deadline = time.monotonic() + HANG
-            while child is None and time.monotonic() < deadline:
-                time.sleep(0.1)
-                try:
-                    with open(f"/proc/{tracer.pid}/task/{tracer.pid}/children") as f:
-                        pids = f.read().split()
-                    child = int(pids[0]) if pids else None
-                except OSError:
-                    pass
-            time.sleep(1.5)  # inside the 4 s fsync (a snapshot takes 10-30 ms; ASan: < 1 s)
-            if child is not None:
-                os.kill(child, getattr(signal, "SIG" + name))
-            tracer.wait(timeout=HANG * 3)
-            left = [n for n in os.listdir(scratch) if n.startswith(f"out-{name}")]
-            results.check(child is not None and left == [],
-                          f"SIG{name} during snapshot -o: nothing left (left {left})")
+            clean, left = signalled_during_fsync(name, out, "snapshot", "--root", BASE, "-o", out)
+            results.check(clean, f"SIG{name} during snapshot -o: nothing left (left {left})")
+        reports = os.path.join(scratch, "reports")
+        os.mkdir(reports)
+        for what, option in (("prometheus", ["--format", "prometheus", "--output"]),
+                             ("json", ["--json-output"])):
+            out = os.path.join(reports, f"report-{what}")
+            clean, left = signalled_during_fsync("KILL", out, "check", "--root", BASE, *option, out)
+            results.check(clean, f"SIGKILL during check {' '.join(option)}: nothing left "
+                          f"(left {left})")
     else:
         print("skipped: the signal cases need strace")
 
