@@ -254,6 +254,11 @@ std::vector<CmdlineParam> split_cmdline(std::string_view cmdline) {
   const auto is_space = [](char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
   };
+  // The line end /proc/cmdline adds (and any blank before it) is not part of the command line:
+  // inside an unclosed quote it would otherwise join the last parameter.
+  while (!cmdline.empty() && is_space(cmdline.back())) {
+    cmdline.remove_suffix(1);
+  }
   std::vector<CmdlineParam> params;
   std::size_t at = 0;
   while (true) {

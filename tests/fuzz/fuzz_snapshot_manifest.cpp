@@ -3,8 +3,6 @@
 // bounded JSON reader under it: what it accepts is what nlohmann's own parser reads, and what it
 // refuses as too deep or too large really crosses that limit.
 #include <algorithm>
-#include <utility>
-#include <vector>
 
 #include "rocdoc/env_allowlist.h"
 #include "src/snapshot_host.h"
@@ -13,22 +11,47 @@
 
 namespace {
 
-// Depth and count of a parsed value, as JsonLimits counts them (keys are not values); with a
-// stack of its own, since a refused document may be nested 100,000 deep.
-void measure(const nlohmann::json& root, std::size_t& deepest, std::size_t& values) {
-  std::vector<std::pair<const nlohmann::json*, std::size_t>> stack{{&root, 0}};
-  while (!stack.empty()) {
-    const auto [value, depth] = stack.back();
-    stack.pop_back();
-    ++values;
-    if (value->is_structured()) {
-      deepest = std::max(deepest, depth + 1);
-      for (const auto& child : *value) {
-        stack.emplace_back(&child, depth + 1);
-      }
-    }
+// Depth and count of a document as it is read, as JsonLimits counts them (keys are not values).
+// Counted while reading, not from the parsed value: a repeated key keeps only its last value in
+// the value, but its earlier values were read too, and the limits bound what is read.
+struct Measure {
+  std::size_t depth = 0;
+  std::size_t deepest = 0;
+  std::size_t values = 0;
+
+  bool null() { return value(); }
+  bool boolean(bool /*unused*/) { return value(); }
+  bool number_integer(nlohmann::json::number_integer_t /*unused*/) { return value(); }
+  bool number_unsigned(nlohmann::json::number_unsigned_t /*unused*/) { return value(); }
+  bool number_float(nlohmann::json::number_float_t /*unused*/, const std::string& /*unused*/) {
+    return value();
   }
-}
+  bool string(std::string& /*unused*/) { return value(); }
+  bool binary(nlohmann::json::binary_t& /*unused*/) { return value(); }
+  bool key(std::string& /*unused*/) { return true; }
+  bool start_object(std::size_t /*unused*/) { return open(); }
+  bool start_array(std::size_t /*unused*/) { return open(); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+  bool parse_error(std::size_t /*unused*/, const std::string& /*unused*/,
+                   const nlohmann::detail::exception& /*unused*/) {
+    return false;
+  }
+
+ private:
+  bool value() {
+    ++values;
+    return true;
+  }
+  bool open() {
+    deepest = std::max(deepest, ++depth);
+    return value();
+  }
+  bool close() {
+    --depth;
+    return true;
+  }
+};
 
 void check_bounded_json(std::string_view input) {
   using rocdoc::util::JsonRefusal;
@@ -44,9 +67,10 @@ void check_bounded_json(std::string_view input) {
     ROCDOC_FUZZ_CHECK(bounded.refused != JsonRefusal::none, "accepted what nlohmann refuses");
     return;
   }
-  std::size_t deepest = 0;
-  std::size_t values = 0;
-  measure(plain, deepest, values);
+  Measure measure;
+  nlohmann::json::sax_parse(input, &measure);
+  const std::size_t deepest = measure.deepest;
+  const std::size_t values = measure.values;
   if (bounded.refused == JsonRefusal::none) {
     ROCDOC_FUZZ_CHECK(bounded.value == plain, "accepted, but not what nlohmann reads");
     ROCDOC_FUZZ_CHECK(deepest <= limits.max_depth && values <= limits.max_values,

@@ -49,6 +49,19 @@ TEST_CASE("The kernel command line is split as the kernel splits it") {
   CHECK(params[6].value == "");
 }
 
+TEST_CASE("The line end is not part of the command line, even inside an unclosed quote") {
+  // Found by fuzz_cmdline: the "\n" redact_cmdline appends joined a kept parameter whose quote
+  // was never closed, so the redacted line split into a parameter the input did not have.
+  const auto params = split_cmdline("amdgpu.ppfeaturemask=\"0x1 \n");
+  REQUIRE(params.size() == 1);
+  CHECK(params[0].raw == "amdgpu.ppfeaturemask=\"0x1");
+  Redactions redactions;
+  const std::string redacted = redact_cmdline("amdgpu.ppfeaturemask=\"0x1", redactions);
+  CHECK(redacted == "amdgpu.ppfeaturemask=\"0x1\n");
+  REQUIRE(split_cmdline(redacted).size() == 1);
+  CHECK(split_cmdline(redacted)[0].raw == params[0].raw);
+}
+
 TEST_CASE("Redaction takes bare words and quoted values of the command line as wholes") {
   Redactions redactions;
   CHECK(redact_cmdline("BOOT_IMAGE=/vmlinuz root=UUID=6f1c-SECRETUUID amd_iommu=on "
