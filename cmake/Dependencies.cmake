@@ -47,7 +47,7 @@ endif()
 target_link_options(rocdoc_libarchive INTERFACE -Wl,--gc-sections)
 # libarchive before 3.6 (Debian 11's 3.4.3) is built without -ffunction-sections: a statically
 # linked pax writer drags in the table of every writer, and with it libxml2, liblzma and bzip2.
-# Try linking a pax writer; where it fails, src/libarchive_compat.cpp supplies the one helper that
+# Try linking a pax writer; where it fails, src/snapshot/libarchive_compat.cpp supplies the one helper that
 # pulls the table in (ROCDOC_LIBARCHIVE_COMPAT), and a second try proves that this is enough.
 include(CheckCXXSourceCompiles)
 set(rocdoc_pax_writer_source "
@@ -75,7 +75,7 @@ if(NOT ROCDOC_LIBARCHIVE_PAX_LINKS)
   check_cxx_source_compiles("${rocdoc_source}" ROCDOC_LIBARCHIVE_PAX_LINKS_WITH_COMPAT)
   if(NOT ROCDOC_LIBARCHIVE_PAX_LINKS_WITH_COMPAT)
     message(FATAL_ERROR "A static pax writer does not link against ${ROCDOC_LIBARCHIVE_STATIC}, even with "
-                        "src/libarchive_compat.cpp: see CMakeFiles/CMakeError.log")
+                        "src/snapshot/libarchive_compat.cpp: see CMakeFiles/CMakeError.log")
   endif()
   set(ROCDOC_LIBARCHIVE_COMPAT ON)
 endif()

@@ -12,7 +12,7 @@ if(CMAKE_SCRIPT_MODE_FILE)
   # A string literal over 64 KiB is beyond what C++ compilers must support (clang warns with
   # -Woverlength-strings): the page is cut into literals of 8 KiB, joined once at first use.
   set(body "// Generated from docs/checks.md by cmake/EmbedDocs.cmake. Do not edit.\n")
-  string(APPEND body "#include <string>\n\n#include \"src/explain.h\"\n\nnamespace rocdoc {\n\n")
+  string(APPEND body "#include <string>\n\n#include \"src/knowledge/explain.h\"\n\nnamespace rocdoc {\n\n")
   string(APPEND body "std::string_view embedded_checks_doc() {\n")
   string(APPEND body "  static constexpr std::string_view parts[] = {\n")
   string(LENGTH "${content}" length)

@@ -2,17 +2,17 @@
 # cmake/Install.cmake installs them (and so the packages hold them):
 #
 #   ${CMAKE_BINARY_DIR}/rocdoc.1                  from docs/rocdoc.1.md by rocdoc_manc
-#                                                 (src/man_page.cpp; no pandoc), target rocdoc_man
+#                                                 (src/man/roff.cpp; no pandoc), target rocdoc_man
 #   ${CMAKE_BINARY_DIR}/completions/rocdoc.bash   `rocdoc completions bash|zsh|fish`, run on the
 #   ${CMAKE_BINARY_DIR}/completions/_rocdoc       built binary: it walks its own CLI11 app and
-#   ${CMAKE_BINARY_DIR}/completions/rocdoc.fish   check table (src/completions.cpp), target
+#   ${CMAKE_BINARY_DIR}/completions/rocdoc.fish   check table (src/commands/completions.cpp), target
 #                                                 rocdoc_completions
 #
 # Both targets are part of the default build. Included after the rocdoc target exists.
-add_library(rocdoc_man_page STATIC src/man_page.cpp)
+add_library(rocdoc_man_page STATIC src/man/roff.cpp)
 target_include_directories(rocdoc_man_page PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(rocdoc_man_page PUBLIC fmt::fmt-header-only PRIVATE rocdoc_warnings)
-add_executable(rocdoc_manc src/man_compiler.cpp)
+add_executable(rocdoc_manc src/man/compiler.cpp)
 target_link_libraries(rocdoc_manc PRIVATE rocdoc_man_page rocdoc_warnings)
 
 string(TIMESTAMP rocdoc_man_date "%Y-%m-%d" UTC)  # from SOURCE_DATE_EPOCH when it is set

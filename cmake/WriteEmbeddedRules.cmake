@@ -1,6 +1,6 @@
 # cmake -DOUT=file.cpp -DFILES="a.yaml;b.yaml" -P WriteEmbeddedRules.cmake
 set(body "// Generated from rules/*.yaml by cmake/WriteEmbeddedRules.cmake. Do not edit.\n")
-string(APPEND body "#include \"rocdoc/knowledge.h\"\n\nnamespace rocdoc {\n\n")
+string(APPEND body "#include \"rocdoc/knowledge_loader.h\"\n\nnamespace rocdoc {\n\n")
 string(APPEND body "const std::vector<EmbeddedRuleFile>& embedded_rule_files() {\n")
 string(APPEND body "  static const std::vector<EmbeddedRuleFile> files = {\n")
 foreach(f IN LISTS FILES)

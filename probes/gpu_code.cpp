@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "src/tensile_names.h"
+#include "src/binaries/tensile_names.h"
 
 namespace rocdoc {
 

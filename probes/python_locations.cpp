@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "src/path_in_root.h"
+#include "src/hosts/path_in_root.h"
 #include "src/util/strings.h"
 
 namespace rocdoc {

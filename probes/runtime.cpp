@@ -4,7 +4,7 @@
 #include <array>
 #include <string_view>
 
-#include "src/runtime/runtime_protocol.h"
+#include "src/runtime/protocol.h"
 
 namespace rocdoc {
 

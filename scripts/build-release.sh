@@ -103,7 +103,7 @@ if [ "$live" -ne 1 ] || ! python3 -c 'import json,sys; d=json.load(open(sys.argv
   exit 1
 fi
 step "write a snapshot inside the bullseye root and read it back"
-# The writer is libarchive 3.4's pax writer, linked through src/libarchive_compat.cpp.
+# The writer is libarchive 3.4's pax writer, linked through src/snapshot/libarchive_compat.cpp.
 $SUDO rm -f "$ROOT/tmp/release-snapshot.tar.gz"
 $SUDO chroot "$ROOT" /usr/local/bin/rocdoc snapshot -o /tmp/release-snapshot.tar.gz >"$OUT/snapshot.txt" 2>&1 || {
   cat "$OUT/snapshot.txt" >&2

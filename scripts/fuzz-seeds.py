@@ -214,7 +214,7 @@ def custom_seeds():
         if file.endswith(".log"):
             with open(os.path.join(logs, file), "rb") as f:
                 yield "triage", file, f.read()
-    # --deep's result lines (src/runtime/runtime_protocol.h): what Debian 12's runtimes answer on
+    # --deep's result lines (src/runtime/protocol.h): what Debian 12's runtimes answer on
     # a machine without a GPU (tests/e2e/test_deep.py runs them), two GPUs, and any fixture's
     # recorded `runtime`.
     yield "runtime_result", "debian-hip", (

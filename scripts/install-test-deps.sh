@@ -12,7 +12,7 @@
 # llvm-14 (llvm-symbolizer, for readable sanitizer reports). gcc's own ASan and UBSan
 # runtimes come with g++. GNU ld links everything; lld is not needed.
 # Debian's ROCm 5.2 runtimes and their headers, for --deep (tests/e2e/test_deep.py loads them for
-# real; ctest abi.runtime compiles src/runtime/runtime_abi.h against the headers):
+# real; ctest abi.runtime compiles src/runtime/abi.h against the headers):
 # libamdhip64-dev (pulls libamdhip64-5 and libhsa-runtime-dev, which pulls libhsa-runtime64-1),
 # librocm-smi-dev and librocm-smi64-1. Never in install-deps.sh: building rocdoc must never
 # install a ROCm runtime, and rocdoc never links them (it dlopens them in a child).

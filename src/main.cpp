@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <iostream>
 
-#include "src/cli.h"
+#include "src/commands/cli.h"
 
 namespace {
 

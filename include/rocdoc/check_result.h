@@ -45,7 +45,8 @@ struct CheckResult {
   std::vector<Fix> fix;
   FixOrder fix_order = FixOrder::steps;
   /// Ids of the findings this one follows from (no /dev/kfd access → no render node access);
-  /// empty for a root cause. Set by the runner after every check ran (src/root_causes.cpp).
+  /// empty for a root cause. Set by the runner after every check ran
+  /// (src/pipeline/root_causes.cpp).
   std::vector<std::string> caused_by;
 };
 

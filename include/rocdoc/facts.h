@@ -7,7 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "rocdoc/host.h"
+#include "rocdoc/host_answers.h"
+#include "rocdoc/runtime.h"
 
 namespace rocdoc {
 
@@ -221,7 +222,7 @@ struct LibraryFile {
 };
 
 /// GPU code on disk and the targets it was compiled for: a HIP library's offload bundles
-/// (src/offload_bundle.h), or a rocBLAS Tensile directory's file names (tensile_names.h).
+/// (src/binaries/offload_bundle.h), or a rocBLAS Tensile directory's file names (tensile_names.h).
 struct GpuCode {
   std::string path;                  ///< the library, or the rocblas/library directory
   std::vector<std::string> targets;  ///< target ids, sorted: "gfx1030", "gfx90a:xnack-"

@@ -9,66 +9,10 @@
 #include <utility>
 #include <vector>
 
+#include "rocdoc/host_answers.h"
 #include "rocdoc/runtime.h"
 
 namespace rocdoc {
-
-enum class FileType { regular, directory, symlink, char_device, block_device, other };
-
-struct FileStat {
-  FileType type = FileType::other;
-  std::uint32_t mode = 0;  ///< permission bits (07777)
-  std::uint32_t uid = 0;
-  std::uint32_t gid = 0;
-  std::uint64_t size = 0;
-  std::optional<std::uint32_t> major;  ///< device nodes only
-  std::optional<std::uint32_t> minor;
-};
-
-/// What an open() of a device node achieved for this process.
-enum class OpenAccess { read_write, read_only, write_only, none };
-
-struct OpenResult {
-  OpenAccess access = OpenAccess::none;
-  std::string error;  ///< errno name ("EACCES") when the read-write open failed; empty otherwise
-};
-
-/// What reading a file gave: its content, or why it could not be read.
-struct FileRead {
-  std::optional<std::string> content;
-  std::string error;  ///< errno name ("ENOENT", "EPERM", ...) when content is nullopt
-};
-
-struct Group {
-  std::string name;
-  std::uint32_t gid = 0;
-};
-
-/// The identity of the process that runs rocdoc (live) or that ran it (snapshot).
-struct Identity {
-  std::string user;
-  std::uint32_t uid = 0;
-  std::uint32_t gid = 0;
-  std::vector<Group> groups;  ///< the groups the process HAS, not what /etc/group says
-};
-
-struct Uname {
-  std::string sysname;
-  std::string release;
-  std::string version;
-  std::string machine;
-};
-
-/// The kernel's log lines of this boot that concern the GPU (amdgpu, KFD, IOMMU, module
-/// signing), as dmesg prints them, or why /dev/kmsg could not be read.
-struct KernelLog {
-  std::optional<std::vector<std::string>> lines;  ///< nullopt: not read
-  std::string error;  ///< the errno name when it could not be read ("EPERM"); "" when not tried
-};
-
-/// live: this machine; snapshot: a snapshot directory (--root); sysroot: a plain root
-/// filesystem without a manifest, such as an unpacked container image (--sysroot).
-enum class HostKind { live, snapshot, sysroot };
 
 /// The inspected machine (or snapshot) holds more of something than rocdoc reads: the message
 /// names the bound. Real machines stay far below every bound; rocdoc exits 2.
@@ -124,13 +68,13 @@ class Host {
   virtual Identity identity() const = 0;
   virtual Uname uname() const = 0;
 
-  /// The target ids in a file's HIP offload bundles (src/offload_bundle.h): the live machine
-  /// and a sysroot read the headers of the file's .hip_fatbin (never the whole file); a snapshot
-  /// replays them ("binaries"). Empty: a file without GPU code; nullopt: missing, unreadable,
-  /// or bundles with a problem.
+  /// The target ids in a file's HIP offload bundles (src/binaries/offload_bundle.h): the live
+  /// machine and a sysroot read the headers of the file's .hip_fatbin (never the whole file); a
+  /// snapshot replays them ("binaries"). Empty: a file without GPU code; nullopt: missing,
+  /// unreadable, or bundles with a problem.
   virtual std::optional<std::vector<std::string>> offload_targets(std::string_view path) const = 0;
 
-  /// The GPU lines of the kernel log (src/kernel_log.h). A host without a kernel log (a
+  /// The GPU lines of the kernel log (src/hosts/kernel_log.h). A host without a kernel log (a
   /// root filesystem image, a snapshot that did not record one) answers "not read".
   virtual KernelLog kernel_log() const { return {}; }
 

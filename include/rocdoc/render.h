@@ -43,7 +43,8 @@ void render_json(const Report& report, std::ostream& out);
 /// Markdown for a GitHub issue or a ticket (docs/rocdoc.1.md, --format markdown): the verdict,
 /// the inventory (GPUs as a table), a summary, each root cause once with its evidence, fixes
 /// as fenced `sh` blocks and what follows from it, the notes, every check (collapsed) and the
-/// facts as JSON in a collapsed <details> block. Every value is escaped (src/markdown_text.h).
+/// facts as JSON in a collapsed <details> block. Every value is escaped
+/// (src/render/markdown_text.h).
 void render_markdown(const Report& report, std::ostream& out);
 /// JUnit XML (docs/rocdoc.1.md, --junit): one testcase per check; a finding is a <failure>
 /// exactly when it counts under the report's --fail-on (report.outcome), as the exit code does.

@@ -49,7 +49,7 @@ struct RuntimeRun {
   std::optional<int> exit_status;
   std::optional<std::string> signal;  ///< "SIGSEGV"
   double seconds = 0;
-  std::string result;             ///< the result lines (src/runtime/runtime_protocol.h)
+  std::string result;             ///< the result lines (src/runtime/protocol.h)
   bool result_truncated = false;  ///< it wrote more than rocdoc reads
   OutputSummary out;
   OutputSummary err;

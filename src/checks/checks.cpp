@@ -1,4 +1,5 @@
 // The check table: every check of CHECKS.md that rocdoc implements, in report order.
+// Whole on purpose: one table.
 #include "src/checks/checks.h"
 
 #include <fmt/format.h>

@@ -1,4 +1,5 @@
 // Kernel driver checks.
+// Whole on purpose: one area of the check table (kernel driver).
 #include <fmt/format.h>
 
 #include <algorithm>

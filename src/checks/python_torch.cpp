@@ -1,4 +1,5 @@
 // Python and PyTorch checks: every environment found, each finding names its environment.
+// Whole on purpose: one area of the check table (python and torch).
 #include <fmt/format.h>
 #include <algorithm>
 

@@ -1,5 +1,6 @@
 // Deep checks (--deep; probe runtime): runtime.hip-init and runtime.smi judge what the HIP
 // runtime and rocm_smi_lib, really loaded in a child, said against what the kernel (KFD) shows.
+// Whole on purpose: one area of the check table (deep checks).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -9,8 +10,8 @@
 #include "src/checks/runtime_causes.h"
 #include "src/checks/software.h"
 #include "src/checks/visible_devices.h"
-#include "src/runtime/runtime_abi.h"
-#include "src/runtime/runtime_protocol.h"
+#include "src/runtime/abi.h"
+#include "src/runtime/protocol.h"
 #include "src/util/strings.h"
 
 namespace rocdoc::checks {

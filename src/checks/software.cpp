@@ -1,3 +1,5 @@
+// Whole on purpose: the reasoning the software checks share (judges, overrides, remedies, pip
+// lines); splitting it would scatter one decision across files.
 #include "src/checks/software.h"
 
 #include <fmt/format.h>

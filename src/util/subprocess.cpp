@@ -1,3 +1,5 @@
+// Child processes under a deadline: run_capture (--python) and run_forked (--deep). Whole on
+// purpose: both share the process-group kill, the signal forwarding and the bounded reads.
 #include "src/util/subprocess.h"
 
 #include <dirent.h>

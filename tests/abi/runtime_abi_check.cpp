@@ -1,5 +1,5 @@
 // Compiled with -fsyntax-only against the real headers (ctest abi.runtime): proves that the
-// declarations of src/runtime/runtime_abi.h, which rocdoc uses without these headers, match
+// declarations of src/runtime/abi.h, which rocdoc uses without these headers, match
 // Debian's libamdhip64-dev, librocm-smi-dev and libhsa-runtime-dev. Never part of the binary.
 #include <hip/hip_runtime_api.h>
 #include <hsa/hsa.h>
@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "src/runtime/runtime_abi.h"
+#include "src/runtime/abi.h"
 
 namespace abi = rocdoc::runtime_abi;
 

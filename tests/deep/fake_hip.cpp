@@ -1,5 +1,5 @@
 // A fake libamdhip64 for e2e.deep: it exports the functions rocdoc's HIP child calls (the
-// prototypes of src/runtime/runtime_abi.h) and misbehaves as its build says: FAKE_HANG (never
+// prototypes of src/runtime/abi.h) and misbehaves as its build says: FAKE_HANG (never
 // answers, and leaves a grandchild), FAKE_SEGV (crashes), FAKE_GARBAGE (megabytes on stdout
 // and stderr, and garbage on every other descriptor), FAKE_TWO_GPUS (gfx90a and gfx1100),
 // FAKE_ERRORS (hipGetDeviceCount returns the status in ROCDOC_FAKE_HIP_STATUS), FAKE_ESCAPE (its
@@ -15,7 +15,7 @@
 #include <cstring>
 #include <string>
 
-#include "src/runtime/runtime_abi.h"
+#include "src/runtime/abi.h"
 
 namespace abi = rocdoc::runtime_abi;
 

@@ -1,9 +1,9 @@
 // A fake librocm_smi64 for e2e.deep: two devices joined by XGMI (one hop), as an MI210 pair
-// reports them; the prototypes of src/runtime/runtime_abi.h.
+// reports them; the prototypes of src/runtime/abi.h.
 #include <cstdint>
 #include <cstring>
 
-#include "src/runtime/runtime_abi.h"
+#include "src/runtime/abi.h"
 
 namespace abi = rocdoc::runtime_abi;
 

@@ -11,6 +11,7 @@
 
 #include "rocdoc/host.h"
 #include "rocdoc/knowledge.h"
+#include "rocdoc/knowledge_loader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 

@@ -5,7 +5,7 @@
 // /proc/cmdline and of a kernel log line that holds it.
 #include "probes/driver.h"
 #include "probes/system.h"
-#include "src/redacting_host.h"
+#include "src/hosts/redacting.h"
 #include "tests/fuzz/fuzz.h"
 #include "tests/fuzz/overlay_host.h"
 

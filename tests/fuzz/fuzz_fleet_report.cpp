@@ -1,4 +1,4 @@
-// `rocdoc fleet`'s report reader (src/fleet_report.cpp): any bytes as one node's report. The
+// `rocdoc fleet`'s report reader (src/fleet/report_reader.cpp): any bytes as one node's report. The
 // reader must hold its bounds (no string over the limit, no more entries than allowed), give a
 // report or a problem (never both, never neither), and the merge and every renderer must take
 // what it gives; the fleet JSON must parse back. The same bytes as a --nodes file give host
@@ -6,9 +6,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "src/fleet_report.h"
-#include "src/fleet_summary.h"
-#include "src/render_fleet.h"
+#include "src/fleet/report_reader.h"
+#include "src/fleet/summary.h"
+#include "src/render/fleet.h"
 #include "tests/fuzz/fuzz.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,15 +1,15 @@
-// HIP offload bundles (src/offload_bundle.h) and Tensile file names (src/tensile_names.h): the
-// input is read as a whole file by scan_offload_bundles (an ELF file with .hip_fatbin, a bare
-// bundle, a compressed CCOB bundle, a code object), and its pieces go to the header parsers,
-// the decompressors, the entry-id splitter and targets_in_name. Whatever it holds, the scan
-// ends with bundles inside the file, each read once, printable target ids and short printable
-// problems. regressions/offload_bundle/ holds headers longer than the first 4 KiB window (plain
-// and zlib) and an ELF with overlapping .hip_fatbin sections (issue 20 D4, D8).
+// HIP offload bundles (src/binaries/offload_bundle.h) and Tensile file names
+// (src/binaries/tensile_names.h): the input is read as a whole file by scan_offload_bundles (an ELF
+// file with .hip_fatbin, a bare bundle, a compressed CCOB bundle, a code object), and its pieces go
+// to the header parsers, the decompressors, the entry-id splitter and targets_in_name. Whatever it
+// holds, the scan ends with bundles inside the file, each read once, printable target ids and short
+// printable problems. regressions/offload_bundle/ holds headers longer than the first 4 KiB window
+// (plain and zlib) and an ELF with overlapping .hip_fatbin sections (issue 20 D4, D8).
 #include <algorithm>
 
-#include "src/elf_sections.h"
-#include "src/offload_bundle.h"
-#include "src/tensile_names.h"
+#include "src/binaries/elf_sections.h"
+#include "src/binaries/offload_bundle.h"
+#include "src/binaries/tensile_names.h"
 #include "tests/fuzz/fuzz.h"
 
 namespace {

@@ -6,7 +6,7 @@
 #include <map>
 #include <string>
 
-#include "src/path_in_root.h"
+#include "src/hosts/path_in_root.h"
 #include "src/util/strings.h"
 #include "tests/fuzz/fuzz.h"
 

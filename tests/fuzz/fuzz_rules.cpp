@@ -4,7 +4,8 @@
 // RulesError with one short printable line; a loaded knowledge base renders.
 #include <sstream>
 
-#include "src/render_rules.h"
+#include "rocdoc/knowledge_loader.h"
+#include "src/knowledge/show.h"
 #include "tests/fuzz/fuzz.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,10 +1,10 @@
-// --deep's result channel (src/runtime/runtime_protocol.h): what a runtime child writes, or
+// --deep's result channel (src/runtime/protocol.h): what a runtime child writes, or
 // what a snapshot's `runtime` key replays, read as untrusted lines. Input: the result text,
 // parsed as the HIP, rocm_smi and HSA children's; then runtime.hip-init and runtime.smi judge
 // it against a machine without GPUs and against the two-MI210 facts below.
 #include "probes/runtime.h"
 #include "src/checks/checks.h"
-#include "src/runtime/runtime_protocol.h"
+#include "src/runtime/protocol.h"
 #include "tests/fuzz/fuzz.h"
 
 namespace {

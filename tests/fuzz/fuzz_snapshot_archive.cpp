@@ -2,8 +2,8 @@
 // SnapshotError with one short printable line; what it accepts holds no path that climbs out
 // of root/, and a whole report runs on it without crashing.
 #include "rocdoc/pipeline.h"
-#include "src/snapshot_archive.h"
-#include "src/snapshot_host.h"
+#include "src/hosts/snapshot.h"
+#include "src/snapshot/archive.h"
 #include "tests/fuzz/fuzz.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "rocdoc/env_allowlist.h"
-#include "src/snapshot_host.h"
+#include "src/hosts/snapshot.h"
 #include "src/util/bounded_json.h"
 #include "tests/fuzz/fuzz.h"
 

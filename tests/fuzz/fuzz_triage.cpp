@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "src/render_triage.h"
-#include "src/triage.h"
+#include "src/render/triage.h"
+#include "src/triage/scan.h"
 #include "tests/fuzz/fuzz.h"
 
 namespace {

@@ -17,7 +17,7 @@
 
 #include "rocdoc/env_allowlist.h"
 #include "rocdoc/host.h"
-#include "src/snapshot_host.h"
+#include "src/hosts/snapshot.h"
 
 namespace rocdoc::fuzz {
 

@@ -3,9 +3,10 @@
 
 #include <fmt/format.h>
 
+#include "rocdoc/knowledge_loader.h"
 #include "rocdoc/pipeline.h"
 #include "rocdoc/render.h"
-#include "src/snapshot_host.h"
+#include "src/hosts/snapshot.h"
 #include "tests/unit/test_support.h"
 
 using namespace rocdoc;

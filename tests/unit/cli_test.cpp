@@ -11,8 +11,10 @@
 
 #include "rocdoc/check.h"
 #include "rocdoc/knowledge.h"
+#include "rocdoc/knowledge_loader.h"
 #include "rocdoc/render.h"
-#include "src/cli.h"
+#include "src/commands/cli.h"
+#include "src/commands/command.h"
 #include "tests/unit/test_support.h"
 
 using namespace rocdoc;
@@ -401,8 +403,8 @@ TEST_CASE("help and version work; unknown commands and options get a did-you-mea
         "torch/lib/libtorch_hip.so, or a rocblas/library directory)\nRun 'rocdoc targets --help' "
         "for usage.\n");
   CHECK(cli({"frobnicate"}).err ==
-        "rocdoc: unknown command 'frobnicate'; the commands are check, snapshot, triage, "
-        "targets, fleet, list-checks, explain, rules lint, rules show, completions, help and "
+        "rocdoc: unknown command 'frobnicate'; the commands are check, rules lint, rules show, "
+        "snapshot, triage, targets, fleet, list-checks, explain, completions, help and "
         "version\nRun 'rocdoc --help' for usage.\n");
   CHECK(cli({"completions", "tcsh"}).err ==
         "rocdoc: completions: unknown shell 'tcsh'; rocdoc completes bash, zsh and fish\nRun "
@@ -507,4 +509,50 @@ TEST_CASE("JUnit escapes what XML cannot hold; its failures follow --fail-on", "
   render_junit(report, strict);
   CHECK(strict.str().find("failures=\"2\"") != std::string::npos);
   CHECK(strict.str().find("<failure message=\"x8 of x16\" type=\"warning\">") != std::string::npos);
+}
+
+TEST_CASE("Every row of the table of commands has its help, its man page entry and completions") {
+  std::ifstream man_file(std::string(ROCDOC_SOURCE_DIR) + "/docs/rocdoc.1.md");
+  const std::string man((std::istreambuf_iterator<char>(man_file)),
+                        std::istreambuf_iterator<char>());
+  REQUIRE(man.find("# COMMANDS") != std::string::npos);
+  const std::string top_help = cli({"--help"}).out;
+  const std::string bash = cli({"completions", "bash"}).out;
+  REQUIRE_FALSE(command_table().empty());
+  for (const Command& command : command_table()) {
+    const std::string name(command.name);
+    INFO(name);
+    CHECK(top_help.find("  " + name + " ") != std::string::npos);
+    CHECK(top_help.find(std::string(command.summary)) != std::string::npos);
+    CHECK(bash.find(name) != std::string::npos);
+    std::vector<std::string> words;
+    if (command.subcommands.empty()) {
+      words.push_back(name);
+    }
+    for (const std::string_view sub : command.subcommands) {
+      words.push_back(name + " " + std::string(sub));
+    }
+    for (const auto& word : words) {
+      INFO(word);
+      // The SYNOPSIS line and the entry under COMMANDS of docs/rocdoc.1.md.
+      CHECK(man.find("**rocdoc " + word + "**") != std::string::npos);
+      CHECK(man.find("\n**" + word + "**") != std::string::npos);
+      std::vector<std::string> args;
+      for (const auto part :
+           {word.substr(0, word.find(' ')), word.find(' ') == std::string::npos
+                                                ? std::string()
+                                                : word.substr(word.find(' ') + 1)}) {
+        if (!part.empty()) {
+          args.push_back(part);
+        }
+      }
+      args.emplace_back("--help");
+      const Run help = cli(args);
+      CHECK(help.code == 0);
+      CHECK(help.out.find("Usage: rocdoc " + word) != std::string::npos);
+      CHECK(help.out.find("Exit codes") != std::string::npos);
+    }
+  }
+  CHECK(find_command("check") == &command_table().front());
+  CHECK(find_command("chek") == nullptr);
 }

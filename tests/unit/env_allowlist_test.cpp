@@ -4,6 +4,7 @@
 
 #include "rocdoc/env_allowlist.h"
 #include "rocdoc/knowledge.h"
+#include "rocdoc/knowledge_loader.h"
 
 using namespace rocdoc;
 

@@ -2,8 +2,8 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "src/fleet_report.h"
-#include "src/fleet_summary.h"
+#include "src/fleet/report_reader.h"
+#include "src/fleet/summary.h"
 
 using namespace rocdoc;
 

@@ -5,10 +5,11 @@
 #include <filesystem>
 
 #include "rocdoc/check.h"
+#include "rocdoc/knowledge_loader.h"
 #include "rocdoc/pipeline.h"
-#include "src/declared_gpus.h"
-#include "src/snapshot_host.h"
-#include "src/sysroot_host.h"
+#include "src/hosts/declared_gpus.h"
+#include "src/hosts/snapshot.h"
+#include "src/hosts/sysroot.h"
 #include "tests/unit/test_support.h"
 
 using namespace rocdoc;

@@ -7,7 +7,8 @@
 
 #include "rocdoc/gfx_target.h"
 #include "rocdoc/knowledge.h"
-#include "src/cli.h"
+#include "rocdoc/knowledge_loader.h"
+#include "src/commands/cli.h"
 #include "tests/unit/test_support.h"
 
 using namespace rocdoc;

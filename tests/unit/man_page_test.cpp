@@ -1,7 +1,7 @@
-// docs/rocdoc.1.md's Markdown subset to roff (src/man_page.cpp, the build step rocdoc_manc).
+// docs/rocdoc.1.md's Markdown subset to roff (src/man/roff.cpp, the build step rocdoc_manc).
 #include <catch2/catch.hpp>
 
-#include "src/man_page.h"
+#include "src/man/roff.h"
 
 using rocdoc::ManPageError;
 using rocdoc::markdown_to_roff;

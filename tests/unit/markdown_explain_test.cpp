@@ -1,12 +1,13 @@
-// The Markdown escaping helpers (src/markdown_text.h) and the slicing of docs/checks.md that
-// `rocdoc explain` prints (src/explain.h).
+// The Markdown escaping helpers (src/render/markdown_text.h) and the slicing of docs/checks.md that
+// `rocdoc explain` prints (src/knowledge/explain.h).
 #include <catch2/catch.hpp>
 #include <sstream>
 
 #include "rocdoc/check.h"
 #include "rocdoc/knowledge.h"
-#include "src/explain.h"
-#include "src/markdown_text.h"
+#include "rocdoc/knowledge_loader.h"
+#include "src/knowledge/explain.h"
+#include "src/render/markdown_text.h"
 
 using namespace rocdoc;
 

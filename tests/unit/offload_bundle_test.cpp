@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "rocdoc/gfx_target.h"
-#include "src/offload_bundle.h"
-#include "src/tensile_names.h"
+#include "src/binaries/offload_bundle.h"
+#include "src/binaries/tensile_names.h"
 #include "src/util/byte_source.h"
 
 using namespace rocdoc;

@@ -8,6 +8,7 @@
 #include "probes/python.h"
 #include "probes/python_locations.h"
 #include "probes/system.h"
+#include "rocdoc/knowledge_loader.h"
 
 using namespace rocdoc;
 

@@ -1,8 +1,8 @@
 #include <catch2/catch.hpp>
 #include <map>
 
-#include "src/path_in_root.h"
-#include "src/snapshot_host.h"
+#include "src/hosts/path_in_root.h"
+#include "src/hosts/snapshot.h"
 #include "tests/unit/test_support.h"
 
 using namespace rocdoc;

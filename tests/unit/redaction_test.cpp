@@ -4,7 +4,7 @@
 
 #include "probes/system.h"
 #include "rocdoc/env_allowlist.h"
-#include "src/redacting_host.h"
+#include "src/hosts/redacting.h"
 
 namespace rocdoc {
 namespace {

@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "rocdoc/render.h"
-#include "src/text_layout.h"
+#include "src/render/text_layout.h"
 #include "src/util/strings.h"
 
 using namespace rocdoc;

@@ -4,8 +4,8 @@
 #include <deque>
 #include <sstream>
 
-#include "src/render_npd.h"
-#include "src/render_prometheus.h"
+#include "src/render/npd.h"
+#include "src/render/prometheus.h"
 
 using namespace rocdoc;
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "rocdoc/check.h"
-#include "src/root_causes.h"
+#include "src/pipeline/root_causes.h"
 
 using namespace rocdoc;
 

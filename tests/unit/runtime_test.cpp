@@ -1,4 +1,4 @@
-// --deep: the children's result lines (src/runtime/runtime_protocol.h), the children run by
+// --deep: the children's result lines (src/runtime/protocol.h), the children run by
 // util::run_forked, and runtime.hip-init / runtime.smi over hand-built facts.
 #include <catch2/catch.hpp>
 
@@ -9,14 +9,15 @@
 #include <algorithm>
 
 #include "probes/runtime.h"
+#include "rocdoc/knowledge_loader.h"
 #include "src/checks/checks.h"
 #include "src/checks/runtime_causes.h"
-#include "src/runtime/runtime_descendants.h"
-#include "src/runtime/runtime_json.h"
-#include "src/runtime/runtime_protocol.h"
-#include "src/runtime/runtime_runner.h"
-#include "src/snapshot_command.h"
-#include "src/snapshot_root.h"
+#include "src/commands/snapshot.h"
+#include "src/hosts/snapshot_root.h"
+#include "src/runtime/descendants.h"
+#include "src/runtime/json.h"
+#include "src/runtime/protocol.h"
+#include "src/runtime/runner.h"
 #include "src/util/subprocess.h"
 
 using namespace rocdoc;

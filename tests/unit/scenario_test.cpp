@@ -7,10 +7,11 @@
 #include <set>
 #include <sstream>
 
+#include "rocdoc/knowledge_loader.h"
 #include "rocdoc/pipeline.h"
 #include "rocdoc/render.h"
-#include "src/cli.h"
-#include "src/snapshot_host.h"
+#include "src/commands/cli.h"
+#include "src/hosts/snapshot.h"
 
 using namespace rocdoc;
 

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "probes/python_locations.h"
-#include "src/snapshot_host.h"
+#include "src/hosts/snapshot.h"
 #include "tests/unit/test_support.h"
 
 using namespace rocdoc;

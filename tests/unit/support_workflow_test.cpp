@@ -6,14 +6,15 @@
 
 #include "probes/kernel_log.h"
 #include "rocdoc/env_allowlist.h"
+#include "rocdoc/knowledge_loader.h"
 #include "rocdoc/pipeline.h"
-#include "src/capture_provenance.h"
-#include "src/kernel_log.h"
-#include "src/memory_tree.h"
-#include "src/recording_host.h"
-#include "src/redacting_host.h"
-#include "src/snapshot_host.h"
-#include "src/snapshot_writer.h"
+#include "src/hosts/kernel_log.h"
+#include "src/hosts/recording.h"
+#include "src/hosts/redacting.h"
+#include "src/hosts/snapshot.h"
+#include "src/snapshot/memory_tree.h"
+#include "src/snapshot/provenance.h"
+#include "src/snapshot/writer.h"
 
 namespace rocdoc {
 namespace {

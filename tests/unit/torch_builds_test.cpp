@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "probes/torch_origin.h"
+#include "rocdoc/knowledge_loader.h"
 #include "src/checks/software.h"
 #include "src/checks/torch_companions.h"
 

@@ -3,9 +3,10 @@
 #include <string>
 
 #include "rocdoc/check.h"
+#include "rocdoc/knowledge_loader.h"
 #include "rocdoc/pipeline.h"
-#include "src/snapshot_host.h"
-#include "src/triage.h"
+#include "src/hosts/snapshot.h"
+#include "src/triage/scan.h"
 
 using namespace rocdoc;
 

@@ -1,0 +1,93 @@
+// The Knowledge once loaded: its lookups (a target, a PCI id, a driver, a ROCm or torch
+// release, a variable, a WSL release) and RulesError. Loading is load.cpp.
+#include "rocdoc/knowledge.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "src/util/strings.h"
+
+namespace rocdoc {
+
+RulesError::RulesError(std::string file, int line, int column, const std::string& what)
+    // Printable whatever the caller quoted: file names and values come from a rules directory.
+    : std::runtime_error(util::printable(file) + ":" + std::to_string(line) + ":" +
+                         std::to_string(column) + ": " + util::printable(what)),
+      m_file(std::move(file)),
+      m_line(line),
+      m_column(column) {}
+
+const GfxTarget* Knowledge::target(std::string_view name) const {
+  const auto it = std::find_if(targets.begin(), targets.end(),
+                               [&](const GfxTarget& t) { return t.name == name; });
+  return it == targets.end() ? nullptr : &*it;
+}
+
+const PciIdEntry* Knowledge::amd_pci_id(std::uint16_t device) const {
+  const auto it = std::find_if(pci_ids.begin(), pci_ids.end(),
+                               [&](const PciIdEntry& e) { return e.device == device; });
+  return it == pci_ids.end() ? nullptr : &*it;
+}
+
+const DriverVersion* Knowledge::driver_version(std::string_view module) const {
+  // From AMD GPU Driver 31.40 the module reports <module>.<release code> (6.19.14.31400000):
+  // its first three parts are the module version.
+  auto parts = util::version_numbers(module).value_or(std::vector<int>{});
+  if (parts.size() > 3) {
+    parts.resize(3);
+  }
+  const auto it =
+      std::find_if(driver_versions.begin(), driver_versions.end(), [&](const DriverVersion& d) {
+        return d.module == module || (!parts.empty() && util::version_numbers(d.module) == parts);
+      });
+  return it == driver_versions.end() ? nullptr : &*it;
+}
+
+std::optional<int> Knowledge::rocm_release_index(std::string_view major_minor) const {
+  const auto it = std::find_if(rocm_releases.begin(), rocm_releases.end(),
+                               [&](const RocmRelease& r) { return r.rocm == major_minor; });
+  if (it == rocm_releases.end()) {
+    return std::nullopt;
+  }
+  return static_cast<int>(it - rocm_releases.begin());
+}
+
+const RocmRelease* Knowledge::rocm_release(std::string_view major_minor) const {
+  const auto index = rocm_release_index(major_minor);
+  return index ? &rocm_releases[static_cast<std::size_t>(*index)] : nullptr;
+}
+
+const TorchRelease* Knowledge::torch_release(std::string_view version) const {
+  version = version.substr(0, version.find('+'));  // local version: 2.6.0+rocm6.2.4
+  const auto it = std::find_if(torch_releases.begin(), torch_releases.end(),
+                               [&](const TorchRelease& t) { return t.torch == version; });
+  return it == torch_releases.end() ? nullptr : &*it;
+}
+
+const EnvVariable* Knowledge::env_variable(std::string_view name) const {
+  const auto it = std::find_if(env_variables.begin(), env_variables.end(),
+                               [&](const EnvVariable& v) { return v.name == name; });
+  return it == env_variables.end() ? nullptr : &*it;
+}
+
+const WslRelease* Knowledge::wsl_release(std::string_view rocm_version) const {
+  const WslRelease* best = nullptr;
+  for (const auto& release : wsl_releases) {
+    if (release.rocm == rocm_version) {
+      return &release;
+    }
+    const auto dot = rocm_version.find('.', rocm_version.find('.') + 1);
+    const std::string_view major_minor = rocm_version.substr(0, dot);
+    if (release.rocm.rfind(std::string(major_minor) + ".", 0) == 0 || release.rocm == major_minor) {
+      best = &release;
+    }
+  }
+  return best;
+}
+
+const std::vector<std::string>& TorchRelease::targets_for(const std::string& index) const {
+  const auto it = gfx_exceptions.find(index);
+  return it == gfx_exceptions.end() ? gfx : it->second;
+}
+
+}  // namespace rocdoc

@@ -1,0 +1,706 @@
+// rules/*.yaml read into Knowledge: each file parsed once, bounded, validated with file:line:column
+// for what is wrong (RulesError). The lookups on the loaded Knowledge are knowledge.cpp.
+// Whole on purpose: one loader; each rules file's reader shares the RuleReader and its bounds.
+#include "rocdoc/knowledge.h"
+
+#include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "rocdoc/gfx_target.h"
+#include "rocdoc/knowledge_loader.h"
+#include "src/util/strings.h"
+
+namespace rocdoc {
+
+namespace {
+
+/// A value from a rules file, quoted for an error message: printable and short.
+std::string quoted(std::string_view value) { return "\"" + util::excerpt(value) + "\""; }
+
+/// The same without quotes, for names and versions that read well bare (gfx1031, 2.6.0).
+std::string bare(std::string_view value) { return util::excerpt(value); }
+
+std::string nesting_problem() {
+  return "nesting deeper than " + std::to_string(k_max_rules_nesting) + " levels";
+}
+
+/// Finds duplicate keys (yaml-cpp keeps both pairs and its lookups return the first) and
+/// nesting deeper than k_max_rules_nesting, in every mapping at every depth. Each node is
+/// walked once: aliases share their anchor's node, so a billion-laughs file costs no more
+/// than its own size. A node is known by its position and kind (yaml-cpp exposes no
+/// identity; a collection can only share its position with a collection of another kind,
+/// or with a flow mapping used as a key, whose keys nobody reads).
+class StructureCheck {
+ public:
+  explicit StructureCheck(const std::string& file) : m_file(file) {}
+
+  void walk(const YAML::Node& node, int depth) {
+    if (!node.IsMap() && !node.IsSequence()) {
+      return;
+    }
+    if (depth > k_max_rules_nesting) {
+      fail(node.Mark(), nesting_problem());
+    }
+    const YAML::Mark mark = node.Mark();
+    if (!m_seen.insert({mark.pos, node.IsMap()}).second) {
+      return;
+    }
+    if (node.IsSequence()) {
+      for (const auto& item : node) {
+        walk(item, depth + 1);
+      }
+      return;
+    }
+    std::map<std::string, int> first_line;
+    for (const auto& pair : node) {
+      if (pair.first.IsScalar()) {
+        const auto [it, inserted] =
+            first_line.emplace(pair.first.Scalar(), pair.first.Mark().line + 1);
+        if (!inserted) {
+          fail(pair.first.Mark(), "duplicate key " + quoted(pair.first.Scalar()) +
+                                      " (first at line " + std::to_string(it->second) + ")");
+        }
+      }
+      walk(pair.first, depth + 1);
+      walk(pair.second, depth + 1);
+    }
+  }
+
+ private:
+  [[noreturn]] void fail(const YAML::Mark& mark, const std::string& what) const {
+    throw RulesError(m_file, mark.line + 1, mark.column + 1, what);
+  }
+
+  const std::string& m_file;
+  std::set<std::pair<int, bool>> m_seen;  // position, is a mapping
+};
+
+/// Parses one file and checks what every rules file must be: at most k_max_rules_file_bytes,
+/// one valid YAML document, no duplicate keys, no deep nesting.
+YAML::Node parse(const RuleText& file) {
+  if (file.content.size() > k_max_rules_file_bytes) {
+    throw RulesError(file.name, 0, 0, oversize_rules_file_problem(file.content.size()));
+  }
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(file.content);  // YAML::Load would ignore a second document
+  } catch (const YAML::DeepRecursion& error) {
+    throw RulesError(file.name, error.mark.line + 1, error.mark.column + 1, nesting_problem());
+  } catch (const YAML::ParserException& error) {
+    // yaml-cpp quotes the offending byte raw ("unknown escape character: <ESC>").
+    throw RulesError(file.name, error.mark.line + 1, error.mark.column + 1,
+                     util::excerpt(error.msg, 200));
+  }
+  if (documents.size() > 1) {
+    const YAML::Mark mark = documents[1].Mark();
+    throw RulesError(file.name, mark.line + 1, mark.column + 1,
+                     "a second YAML document; a rules file holds one");
+  }
+  const YAML::Node root = documents.empty() ? YAML::Node() : documents.front();
+  StructureCheck(file.name).walk(root, 1);
+  return root;
+}
+
+/// Reads typed values out of one rules file, turning every problem into a RulesError
+/// that points at the offending node.
+class RuleReader {
+ public:
+  /// Reads a parsed file; its top level must be a mapping.
+  RuleReader(const std::string& file, YAML::Node root) : m_file(file), m_root(std::move(root)) {
+    require_map(m_root, "the file");
+  }
+
+  const YAML::Node& root() const { return m_root; }
+
+  /// The entries of the top-level list `key`, each checked to be a mapping.
+  std::vector<YAML::Node> entries(const char* key, const std::string& what) const {
+    std::vector<YAML::Node> result;
+    for (const auto& entry : sequence(m_root, key)) {
+      require_map(entry, what);
+      result.push_back(entry);
+    }
+    return result;
+  }
+
+  [[noreturn]] void fail(const YAML::Node& node, const std::string& what) const {
+    const YAML::Mark mark = node.Mark();
+    throw RulesError(m_file, mark.line + 1, mark.column + 1, what);
+  }
+
+  YAML::Node sequence(const YAML::Node& parent, const char* key) const {
+    const YAML::Node node = parent[key];
+    if (!node || !node.IsSequence()) {
+      fail(node ? node : parent, std::string("\"") + key + "\" must be a list");
+    }
+    return node;
+  }
+
+  std::string text(const YAML::Node& parent, const char* key) const {
+    const YAML::Node node = parent[key];
+    if (!node) {
+      fail(parent, std::string("missing \"") + key + "\"");
+    }
+    if (!node.IsScalar() || node.Scalar().empty()) {
+      fail(node, std::string("\"") + key + "\" must be a non-empty string");
+    }
+    return node.Scalar();
+  }
+
+  std::uint32_t number(const YAML::Node& parent, const char* key) const {
+    const auto value = util::parse_unsigned(text(parent, key));
+    if (!value || *value > 0xffffffffu) {
+      fail(parent[key], std::string("\"") + key + "\" must be a whole number");
+    }
+    return static_cast<std::uint32_t>(*value);
+  }
+
+  std::vector<std::string> texts(const YAML::Node& parent, const char* key) const {
+    std::vector<std::string> result;
+    const YAML::Node node = parent[key];
+    if (!node) {
+      return result;
+    }
+    if (!node.IsSequence()) {
+      fail(node, std::string("\"") + key + "\" must be a list of strings");
+    }
+    for (const auto& item : node) {
+      if (!item.IsScalar()) {
+        fail(item, std::string("\"") + key + "\" must hold strings");
+      }
+      result.push_back(item.Scalar());
+    }
+    return result;
+  }
+
+  void require_map(const YAML::Node& node, const std::string& what) const {
+    if (!node.IsMap()) {
+      fail(node, what + " must be a mapping");
+    }
+  }
+
+  /// An optional string; "" when the key is absent.
+  std::string optional_text(const YAML::Node& parent, const char* key) const {
+    return parent[key] ? text(parent, key) : std::string();
+  }
+
+  /// A string that must be one of `allowed`.
+  std::string choice(const YAML::Node& parent, const char* key,
+                     std::initializer_list<std::string_view> allowed) const {
+    const std::string value = text(parent, key);
+    if (std::find(allowed.begin(), allowed.end(), value) == allowed.end()) {
+      std::string list;
+      for (const auto option : allowed) {
+        list += (list.empty() ? "" : ", ") + std::string(option);
+      }
+      fail(parent[key],
+           "\"" + std::string(key) + "\" must be one of " + list + ", not " + quoted(value));
+    }
+    return value;
+  }
+
+  /// A list of gfx targets that must all be defined.
+  std::vector<std::string> targets(const YAML::Node& parent, const char* key,
+                                   const Knowledge& knowledge) const {
+    std::vector<std::string> names = texts(parent, key);
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (knowledge.target(names[i]) == nullptr) {
+        fail(parent[key][i], "unknown gfx target " + bare(names[i]) + " (not in gfx_targets.yaml)");
+      }
+    }
+    return names;
+  }
+
+ private:
+  std::string m_file;
+  YAML::Node m_root;
+};
+
+OverrideVerdict verdict_from(const std::string& name) {
+  if (name == "works") {
+    return OverrideVerdict::works;
+  }
+  if (name == "unneeded") {
+    return OverrideVerdict::unneeded;
+  }
+  return name == "dangerous" ? OverrideVerdict::dangerous : OverrideVerdict::none;
+}
+
+GfxOverride load_override(const RuleReader& reader, const YAML::Node& node) {
+  reader.require_map(node, "\"override\"");
+  GfxOverride result;
+  result.value = reader.optional_text(node, "value");
+  result.verdict =
+      verdict_from(reader.choice(node, "verdict", {"works", "unneeded", "dangerous", "none"}));
+  result.unneeded_since_torch = reader.optional_text(node, "unneeded_since_torch");
+  if (node["older_torch"]) {
+    result.older_torch = verdict_from(
+        reader.choice(node, "older_torch", {"works", "unneeded", "dangerous", "none"}));
+  }
+  result.says = reader.optional_text(node, "says");
+  result.note = reader.optional_text(node, "note");
+  result.source = reader.text(node, "source");
+  if (result.verdict != OverrideVerdict::none && result.value.empty()) {
+    reader.fail(node, "an override with a verdict other than none needs a \"value\"");
+  }
+  if (result.verdict == OverrideVerdict::unneeded && result.unneeded_since_torch.empty()) {
+    reader.fail(node, "verdict unneeded needs \"unneeded_since_torch\"");
+  }
+  return result;
+}
+
+BrokenFirmware load_broken_firmware(const RuleReader& reader, const YAML::Node& node) {
+  reader.require_map(node, "a broken_firmware entry");
+  BrokenFirmware result;
+  result.firmware = reader.text(node, "firmware");
+  if (result.firmware.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") !=
+      std::string::npos) {
+    reader.fail(node["firmware"],
+                "\"firmware\" is the prefix of a fw_version file (mes, smc), not " +
+                    quoted(result.firmware));
+  }
+  const std::vector<std::string> versions = reader.texts(node, "versions");
+  for (std::size_t i = 0; i < versions.size(); ++i) {
+    const std::string& text = versions[i];
+    const auto value = util::parse_unsigned(text, 0);
+    if (!value || text.rfind("0x", 0) != 0 || *value > 0xffffffffu) {
+      reader.fail(node["versions"][i],
+                  "firmware versions are hex as sysfs prints them (0x83), not " + quoted(text));
+    }
+    result.versions.push_back(static_cast<std::uint32_t>(*value));
+  }
+  result.problem = reader.text(node, "problem");
+  result.source = reader.text(node, "source");
+  for (const auto& fix : reader.sequence(node, "fixes")) {
+    reader.require_map(fix, "a fix");
+    result.fixes.push_back({fix["os"] ? reader.texts(fix, "os") : std::vector<std::string>{},
+                            reader.text(fix, "description"), reader.optional_text(fix, "command"),
+                            reader.optional_text(fix, "needs_root") == "true"});
+  }
+  return result;
+}
+
+void load_gfx_targets(const RuleReader& reader, Knowledge& knowledge) {
+  std::set<std::string> seen;
+  for (const auto& entry : reader.entries("targets", "a target")) {
+    GfxTarget target;
+    target.name = reader.text(entry, "name");
+    target.kfd = reader.number(entry, "kfd");
+    target.family =
+        reader.choice(entry, "family",
+                      {"GCN3", "GCN4", "GCN5", "CDNA1", "CDNA2", "CDNA3", "CDNA4", "CDNA5", "RDNA1",
+                       "RDNA2", "RDNA3", "RDNA3.5", "RDNA4", "RDNA4m"});
+    const std::string kind = reader.choice(entry, "kind", {"radeon", "instinct", "apu"});
+    target.kind = kind == "instinct" ? GpuKind::instinct
+                  : kind == "apu"    ? GpuKind::apu
+                                     : GpuKind::radeon;
+    target.products = reader.texts(entry, "products");
+    target.source = reader.text(entry, "source");
+    if (const YAML::Node rocm = entry["rocm"]) {
+      reader.require_map(rocm, "\"rocm\"");
+      for (const auto& release : rocm) {
+        const std::string status = release.second.Scalar();
+        if (status != "supported" && status != "deprecated" && status != "unsupported") {
+          reader.fail(
+              release.second,
+              "ROCm support must be supported, deprecated or unsupported, not " + quoted(status));
+        }
+        target.rocm[release.first.Scalar()] = status;
+      }
+    }
+    target.rocm_since = reader.optional_text(entry, "rocm_since");
+    target.generic = reader.optional_text(entry, "generic");
+    if (const YAML::Node override_node = entry["override"]) {
+      target.override_value = load_override(reader, override_node);
+    }
+    if (entry["broken_firmware"]) {
+      for (const auto& node : reader.sequence(entry, "broken_firmware")) {
+        target.broken_firmware.push_back(load_broken_firmware(reader, node));
+      }
+    }
+    if (!seen.insert(target.name).second) {
+      reader.fail(entry["name"], "target " + bare(target.name) + " is defined twice");
+    }
+    const auto decoded = gfx_name_from_kfd(target.kfd);
+    if (!decoded || *decoded != target.name) {
+      reader.fail(entry["kfd"], "kfd " + std::to_string(target.kfd) + " decodes to " +
+                                    decoded.value_or("nothing") + ", not " + bare(target.name));
+    }
+    knowledge.targets.push_back(std::move(target));
+  }
+}
+
+void load_pci_ids(const RuleReader& reader, Knowledge& knowledge) {
+  for (const auto& entry : reader.entries("devices", "a device")) {
+    const std::string id = reader.text(entry, "id");
+    const auto device = util::parse_unsigned(id, 16);
+    if (id.size() != 4 || !device) {
+      reader.fail(entry["id"],
+                  "\"id\" must be four hex digits such as \"74a1\", not " + quoted(id));
+    }
+    if (entry["kind"] && reader.text(entry, "kind") == "bridge") {
+      continue;  // switch ports: documented, not GPUs
+    }
+    PciIdEntry pci;
+    pci.device = static_cast<std::uint16_t>(*device);
+    pci.name = reader.text(entry, "name");
+    pci.gfx = reader.text(entry, "gfx");
+    pci.source = reader.text(entry, "source");
+    if (knowledge.target(pci.gfx) == nullptr) {
+      reader.fail(entry["gfx"],
+                  "unknown gfx target " + bare(pci.gfx) + " (not in gfx_targets.yaml)");
+    }
+    if (knowledge.amd_pci_id(pci.device) != nullptr) {
+      reader.fail(entry["id"], "PCI id " + bare(id) + " is listed twice");
+    }
+    knowledge.pci_ids.push_back(std::move(pci));
+  }
+}
+
+/// "2.9.1" < "2.10.0", numerically per component.
+bool version_before(const std::string& a, const std::string& b) {
+  return util::version_numbers(a).value_or(std::vector<int>{}) <
+         util::version_numbers(b).value_or(std::vector<int>{});
+}
+
+bool is_major_minor(const std::string& release) {
+  const auto parts = util::split(release, '.');
+  return parts.size() == 2 && util::parse_unsigned(parts[0]) && util::parse_unsigned(parts[1]);
+}
+
+void load_rocm_releases(const RuleReader& reader, Knowledge& knowledge) {
+  for (const auto& entry : reader.entries("releases", "a release")) {
+    RocmRelease release;
+    release.rocm = reader.text(entry, "rocm");
+    release.source = reader.text(entry, "source");
+    if (!is_major_minor(release.rocm)) {
+      reader.fail(entry["rocm"],
+                  "\"rocm\" must be major.minor such as \"6.3\", not " + quoted(release.rocm));
+    }
+    for (const auto& os : reader.sequence(entry, "os")) {
+      reader.require_map(os, "an os entry");
+      OsSupport support{reader.text(os, "id"), reader.texts(os, "versions"),
+                        reader.optional_text(os, "since")};
+      if (!support.since.empty() &&
+          (support.since.rfind(release.rocm + ".", 0) != 0 ||
+           support.since.find_first_not_of("0123456789.") != std::string::npos)) {
+        reader.fail(os["since"], "\"since\" is a point release of ROCm " + bare(release.rocm) +
+                                     " (" + bare(release.rocm) + ".2), not " +
+                                     quoted(support.since));
+      }
+      release.os.push_back(std::move(support));
+    }
+    if (entry["library_targets"]) {
+      release.library_targets = reader.targets(entry, "library_targets", knowledge);
+      if (reader.optional_text(entry, "library_targets_source").empty()) {
+        reader.fail(entry["library_targets"],
+                    "\"library_targets\" needs \"library_targets_source\" (where they were read)");
+      }
+    }
+    knowledge.rocm_releases.push_back(std::move(release));
+  }
+  if (!reader.root()["driver_versions"]) {
+    return;
+  }
+  for (const auto& entry : reader.entries("driver_versions", "a driver version")) {
+    DriverVersion version{reader.text(entry, "module"), reader.text(entry, "rocm"),
+                          reader.text(entry, "source")};
+    if (!knowledge.rocm_release_index(version.rocm)) {
+      reader.fail(entry["rocm"],
+                  "unknown ROCm release " + bare(version.rocm) + " (not in releases)");
+    }
+    knowledge.driver_versions.push_back(std::move(version));
+  }
+}
+
+void load_torch_extras(const RuleReader& reader, Knowledge& knowledge) {
+  if (reader.root()["nightly_indexes"]) {
+    knowledge.nightly_indexes = reader.texts(reader.root(), "nightly_indexes");
+  }
+  if (!reader.root()["amd_wheels"]) {
+    return;
+  }
+  for (const auto& entry : reader.entries("amd_wheels", "an AMD wheel set")) {
+    AmdWheelSet set{reader.text(entry, "rocm"),       reader.text(entry, "index_url"),
+                    reader.text(entry, "torch"),      reader.text(entry, "torchvision"),
+                    reader.text(entry, "torchaudio"), reader.targets(entry, "devices", knowledge),
+                    reader.text(entry, "source")};
+    if (set.index_url.rfind("https://", 0) != 0) {
+      reader.fail(entry["index_url"], "\"index_url\" must be an https:// URL");
+    }
+    for (const std::string* version : {&set.torch, &set.torchvision, &set.torchaudio}) {
+      if (version->find('+') == std::string::npos) {
+        reader.fail(entry, "AMD wheel versions carry their local tag (2.12.0+rocm7.14.0), not " +
+                               quoted(*version));
+      }
+    }
+    knowledge.amd_wheels.push_back(std::move(set));
+  }
+}
+
+void load_torch(const RuleReader& reader, Knowledge& knowledge) {
+  for (const auto& entry : reader.entries("releases", "a torch release")) {
+    TorchRelease release;
+    release.torch = reader.text(entry, "torch");
+    release.torchvision = reader.text(entry, "torchvision");
+    release.torchaudio = reader.optional_text(entry, "torchaudio");
+    release.torchaudio_pair = reader.optional_text(entry, "torchaudio_pair");
+    release.triton_rocm = reader.optional_text(entry, "triton_rocm");
+    release.rocm_indexes = reader.texts(entry, "rocm_indexes");
+    release.gfx = reader.targets(entry, "gfx", knowledge);
+    release.source = reader.text(entry, "source");
+    if (release.torchaudio.empty() && release.torchaudio_pair.empty()) {
+      reader.fail(entry, "a torch release needs \"torchaudio\" or \"torchaudio_pair\"");
+    }
+    if (release.rocm_indexes.empty()) {
+      reader.fail(entry, "a torch release needs at least one \"rocm_indexes\" entry");
+    }
+    for (std::size_t i = 0; i < release.rocm_indexes.size(); ++i) {
+      if (release.rocm_indexes[i].rfind("rocm", 0) != 0) {
+        reader.fail(entry["rocm_indexes"][i],
+                    "an index is named rocmX.Y[.Z], not " + quoted(release.rocm_indexes[i]));
+      }
+    }
+    if (const YAML::Node exceptions = entry["gfx_exceptions"]) {
+      for (const auto& exception : exceptions) {
+        const std::string index = reader.text(exception, "index");
+        if (std::find(release.rocm_indexes.begin(), release.rocm_indexes.end(), index) ==
+            release.rocm_indexes.end()) {
+          reader.fail(exception["index"],
+                      "index " + bare(index) + " is not among this release's rocm_indexes");
+        }
+        release.gfx_exceptions[index] = reader.targets(exception, "gfx", knowledge);
+      }
+    }
+    if (knowledge.torch_release(release.torch) != nullptr) {
+      reader.fail(entry["torch"], "torch " + bare(release.torch) + " is listed twice");
+    }
+    if (!knowledge.torch_releases.empty() &&
+        !version_before(knowledge.torch_releases.back().torch, release.torch)) {
+      reader.fail(entry["torch"],
+                  "torch releases must be listed oldest first: " + bare(release.torch) +
+                      " comes after " + bare(knowledge.torch_releases.back().torch));
+    }
+    knowledge.torch_releases.push_back(std::move(release));
+  }
+  load_torch_extras(reader, knowledge);
+}
+
+void load_env_vars(const RuleReader& reader, Knowledge& knowledge) {
+  for (const auto& entry : reader.entries("variables", "a variable")) {
+    EnvVariable variable;
+    variable.name = reader.text(entry, "name");
+    variable.kind = reader.choice(entry, "kind", {"real", "misspelling"}) == "real"
+                        ? EnvVarKind::real
+                        : EnvVarKind::misspelling;
+    variable.real = reader.optional_text(entry, "real");
+    variable.per_node_since_rocm = reader.optional_text(entry, "per_node_since_rocm");
+    if (!variable.per_node_since_rocm.empty() && !is_major_minor(variable.per_node_since_rocm)) {
+      reader.fail(entry["per_node_since_rocm"], "\"per_node_since_rocm\" must be major.minor");
+    }
+    variable.description = reader.optional_text(entry, "description");
+    variable.source = reader.text(entry, "source");
+    if (variable.kind == EnvVarKind::misspelling && variable.real.empty()) {
+      reader.fail(entry, "a misspelling needs \"real\": the name it stands for");
+    }
+    knowledge.env_variables.push_back(std::move(variable));
+  }
+  for (const auto& entry : reader.entries("variables", "a variable")) {
+    const std::string real = reader.optional_text(entry, "real");
+    if (!real.empty() && knowledge.env_variable(real) == nullptr) {
+      reader.fail(entry["real"], bare(reader.text(entry, "name")) + " names " + bare(real) +
+                                     ", which is not listed");
+    }
+  }
+}
+
+void load_revision(const RuleReader& reader, Knowledge& knowledge) {
+  knowledge.revision = reader.text(reader.root(), "revision");
+  const std::string& r = knowledge.revision;
+  const bool date =
+      r.size() == 10 && r[4] == '-' && r[7] == '-' && std::all_of(r.begin(), r.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c)) || c == '-';
+      });
+  if (!date) {
+    reader.fail(reader.root()["revision"], "\"revision\" is a date, YYYY-MM-DD, not " + quoted(r));
+  }
+}
+
+void load_wsl(const RuleReader& reader, Knowledge& knowledge) {
+  for (const auto& entry : reader.entries("releases", "a WSL release")) {
+    WslRelease release;
+    release.rocm = reader.text(entry, "rocm");
+    release.windows_driver = reader.optional_text(entry, "windows_driver");
+    release.runtime_library = reader.optional_text(entry, "runtime_library");
+    if (entry["supported"]) {
+      const std::string supported =
+          util::to_lower(reader.choice(entry, "supported", {"true", "false", "True", "False"}));
+      release.supported = supported == "true";
+    }
+    release.source = reader.text(entry, "source");
+    reader.targets(entry, "gpus", knowledge);
+    if (entry["requires_env"]) {
+      release.requires_env = reader.texts(entry, "requires_env");
+    }
+    for (std::size_t i = 0; i < release.requires_env.size(); ++i) {
+      const auto& requirement = release.requires_env[i];
+      const auto equals = requirement.find('=');
+      if (equals == std::string::npos || equals == 0 ||
+          knowledge.env_variable(requirement.substr(0, equals)) == nullptr) {
+        reader.fail(entry["requires_env"][i],
+                    "requires_env entries are NAME=VALUE of a variable in env_vars.yaml, not " +
+                        quoted(requirement));
+      }
+    }
+    knowledge.wsl_releases.push_back(std::move(release));
+  }
+}
+
+/// A triage match string: plain printable ASCII (compared without regard to ASCII case), long
+/// enough not to match everywhere and short enough to sit on one line of a log.
+void check_triage_text(const RuleReader& reader, const YAML::Node& node, const std::string& text) {
+  constexpr std::size_t k_min = 4;
+  constexpr std::size_t k_max = 200;
+  if (text.size() < k_min || text.size() > k_max) {
+    reader.fail(node, "a match string is " + std::to_string(k_min) + " to " +
+                          std::to_string(k_max) + " characters, not " + quoted(text));
+  }
+  if (std::any_of(text.begin(), text.end(), [](char c) {
+        return static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e;
+      })) {
+    reader.fail(node, "a match string is printable ASCII text (no control bytes, no UTF-8), not " +
+                          quoted(text));
+  }
+}
+
+std::vector<std::string> triage_texts(const RuleReader& reader, const YAML::Node& entry,
+                                      const char* key) {
+  std::vector<std::string> texts = reader.texts(entry, key);
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    check_triage_text(reader, entry[key][i], texts[i]);
+  }
+  return texts;
+}
+
+bool is_check_id_form(const std::string& id) {
+  const auto dot = id.find('.');
+  return dot != std::string::npos && dot > 0 && dot + 1 < id.size() &&
+         id.find('.', dot + 1) == std::string::npos &&
+         id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-.") == std::string::npos;
+}
+
+void load_triage(const RuleReader& reader, Knowledge& knowledge) {
+  std::set<std::string> seen;
+  for (const auto& entry : reader.entries("signatures", "a signature")) {
+    TriageSignature signature;
+    signature.id = reader.text(entry, "id");
+    if (signature.id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") !=
+        std::string::npos) {
+      reader.fail(entry["id"],
+                  "\"id\" is lower-case letters, digits and dashes, not " + quoted(signature.id));
+    }
+    if (!seen.insert(signature.id).second) {
+      reader.fail(entry["id"], "signature " + bare(signature.id) + " is defined twice");
+    }
+    signature.match = triage_texts(reader, entry, "match");
+    if (signature.match.empty()) {
+      reader.fail(entry, "\"match\" needs at least one string");
+    }
+    signature.with = triage_texts(reader, entry, "with");
+    signature.check = reader.text(entry, "check");
+    if (!is_check_id_form(signature.check)) {
+      reader.fail(entry["check"], "\"check\" is a check id such as arch.unsupported, not " +
+                                      quoted(signature.check));
+    }
+    signature.severity = reader.choice(entry, "severity", {"error", "warning", "info"});
+    signature.message = reader.text(entry, "message");
+    signature.source = reader.text(entry, "source");
+    if (entry["fixes"]) {
+      for (const auto& fix : reader.sequence(entry, "fixes")) {
+        reader.require_map(fix, "a fix");
+        TriageFix parsed{reader.text(fix, "description"), reader.optional_text(fix, "command"),
+                         false, ""};
+        if (fix["kind"]) {
+          parsed.kind = reader.choice(fix, "kind", {"shell", "container_flag", "file_edit"});
+          if (parsed.command.empty()) {
+            reader.fail(fix["kind"], "a fix with a \"kind\" needs a \"command\"");
+          }
+        }
+        if (fix["needs_root"]) {
+          parsed.needs_root = util::to_lower(reader.choice(
+                                  fix, "needs_root", {"true", "false", "True", "False"})) == "true";
+        }
+        signature.fixes.push_back(std::move(parsed));
+      }
+    }
+    knowledge.triage_signatures.push_back(std::move(signature));
+  }
+}
+
+}  // namespace
+
+const RuleText* find_rule_file(const std::vector<RuleText>& files, std::string_view base) {
+  for (const auto& file : files) {
+    const std::string_view name = file.name;
+    const auto slash = name.rfind('/');
+    if ((slash == std::string_view::npos ? name : name.substr(slash + 1)) == base) {
+      return &file;
+    }
+  }
+  return nullptr;
+}
+
+std::string oversize_rules_file_problem(std::uintmax_t size) {
+  return "the file is " + std::to_string(size) + " bytes; a rules file may be at most " +
+         std::to_string(k_max_rules_file_bytes) + " bytes (" +
+         std::to_string(k_max_rules_file_bytes >> 20) + " MiB)";
+}
+
+Knowledge load_knowledge(const std::vector<RuleText>& files, std::string origin) {
+  Knowledge knowledge;
+  knowledge.origin = std::move(origin);
+  using Loader = void (*)(const RuleReader&, Knowledge&);
+  // In dependency order: later files refer to the gfx targets.
+  const std::pair<std::string_view, Loader> loaders[] = {
+      {"gfx_targets.yaml", load_gfx_targets},
+      {"pci_ids.yaml", load_pci_ids},
+      {"rocm_releases.yaml", load_rocm_releases},
+      {"torch.yaml", load_torch},
+      {"env_vars.yaml", load_env_vars},
+      {"wsl.yaml", load_wsl},
+      {"triage.yaml", load_triage},
+      {"revision.yaml", load_revision},
+  };
+  // Each file is parsed once, and its nodes are freed before the next file is parsed: yaml-cpp
+  // needs up to 250 bytes of memory per byte of YAML.
+  std::set<const RuleText*> loaded;
+  for (const auto& [name, load] : loaders) {
+    const RuleText* file = find_rule_file(files, name);
+    if (file == nullptr && name == "triage.yaml") {
+      continue;  // only `rocdoc triage` reads it: without it, no log line is recognised
+    }
+    if (file == nullptr) {
+      throw RulesError(knowledge.origin, 0, 0, "the rules need " + std::string(name));
+    }
+    try {
+      load(RuleReader(file->name, parse(*file)), knowledge);
+    } catch (const YAML::Exception& error) {  // e.g. a mapping where a string belongs
+      throw RulesError(file->name, error.mark.line + 1, error.mark.column + 1,
+                       util::excerpt(error.msg, 200));
+    }
+    loaded.insert(file);
+  }
+  for (const auto& file : files) {
+    if (loaded.count(&file) == 0) {
+      parse(file);  // a file rocdoc reads nothing from must be valid too
+    }
+  }
+  return knowledge;
+}
+
+}  // namespace rocdoc

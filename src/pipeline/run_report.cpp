@@ -1,0 +1,409 @@
+// Runs every probe, then every selected check, into a Report.
+#include <fmt/format.h>
+#include <algorithm>
+#include <chrono>
+#include <exception>
+
+#include "src/checks/checks.h"
+#include "src/pipeline/root_causes.h"
+#include "src/util/strings.h"
+
+#include "rocdoc/check.h"
+#include "rocdoc/pipeline.h"
+#include "rocdoc/probes.h"
+
+namespace rocdoc {
+
+namespace {
+
+std::vector<ProbeRecord> run_probes(const ProbeContext& context, Facts& facts) {
+  std::vector<ProbeRecord> records;
+  for (const auto& probe : probe_table()) {
+    ProbeRecord record;
+    record.name = std::string(probe.name);
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      probe.run(context, facts);
+    } catch (const HostLimitError&) {
+      throw;  // not a probe's failure: the input is refused as a whole (exit 2)
+    } catch (const std::exception& error) {
+      record.ok = false;
+      record.error = error.what();
+    } catch (...) {
+      record.ok = false;
+      record.error = "unknown exception";
+    }
+    record.duration_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    records.push_back(std::move(record));
+  }
+  return records;
+}
+
+std::optional<std::string> missing_probe(const CheckInfo& check, const Report& report) {
+  for (const auto needed : check.needs) {
+    const ProbeInfo* probe = find_probe(needed);
+    if (probe != nullptr && probe->has_facts(report.facts)) {
+      continue;
+    }
+    for (const auto& record : report.probes) {
+      if (record.name == needed) {
+        return fmt::format("probe {} failed: {}", needed, record.error);
+      }
+    }
+    return fmt::format("probe {} did not run", needed);
+  }
+  return std::nullopt;
+}
+
+/// The time now, UTC, as ISO 8601 to the second, from the clock alone: libc's gmtime_r() and
+/// strftime() load the time zone (/etc/localtime), a read of this machine no report needs.
+std::string utc_now() {
+  using namespace std::chrono;
+  return util::iso8601_utc(duration_cast<seconds>(system_clock::now().time_since_epoch()).count());
+}
+
+bool on_wsl(const Facts& facts) { return facts.system && facts.system->wsl != WslKind::none; }
+
+constexpr std::string_view k_gpu_less_skip =
+    "GPU-less mode (--gpu): hardware, driver and permissions are not judged";
+
+CheckResult run_check(const CheckInfo& check, const CheckContext& context, const Report& report) {
+  if (!report.declared_gpus.empty() && check.judges == Judges::machine) {
+    return skip(std::string(k_gpu_less_skip));
+  }
+  if (auto missing = missing_probe(check, report)) {
+    return skip(*missing);
+  }
+  if (check.scope == Scope::bare_metal && on_wsl(report.facts)) {
+    return skip("WSL: the GPU is not reached through amdgpu, /dev/kfd or the PCI bus (see os.wsl)");
+  }
+  try {
+    CheckResult result = check.run(context);
+    for (Fix& fix : result.fix) {
+      if (fix.command.empty()) {
+        fix.kind = FixKind::manual;  // an action with no command, whatever the check said
+      }
+    }
+    return result;
+  } catch (const std::exception& error) {
+    return skip(fmt::format("rocdoc internal error in this check: {}", error.what()));
+  }
+}
+
+/// Whether the report judges this process's permissions (not in GPU-less mode).
+enum class Permissions { judged, not_judged };
+
+/// Facts that change how the whole report must be read.
+/// How the reader can have an uninspected python3 looked at: --python runs an interpreter of
+/// this machine, so it is offered only for the live machine.
+std::string how_to_inspect(HostKind host, const std::string& python) {
+  switch (host) {
+    case HostKind::live:
+      return "name it with --python " + python;
+    case HostKind::snapshot:
+      return "on that machine, rocdoc check --python " + python + " inspects it";
+    case HostKind::sysroot:
+      return "rocdoc reads an image's files only and never runs its interpreter";
+  }
+  return "";
+}
+
+std::vector<std::string> report_notes(const Facts& facts, HostKind host, Permissions permissions) {
+  std::vector<std::string> notes;
+  const bool container = facts.system && facts.system->container.has_value();
+  if (permissions == Permissions::judged && facts.access && facts.access->identity.uid == 0 &&
+      (!container || facts.access->sudo_user)) {
+    if (const auto& user = facts.access->sudo_user) {
+      notes.push_back(fmt::format(
+          "rocdoc runs as root through sudo: permissions are judged for {} (uid {}) from "
+          "/etc/group, not for this root process; sudo also dropped VIRTUAL_ENV and CONDA_PREFIX, "
+          "so an active environment of {} may be missed (run rocdoc without sudo, or name it with "
+          "--python)",
+          user->user, user->uid, user->user));
+    } else {
+      // Inside a container root usually is the user who runs PyTorch: nothing to say then.
+      notes.push_back(
+          "rocdoc runs as root: the permission checks speak for root, not for the user who will "
+          "run PyTorch; run rocdoc as that user");
+    }
+  }
+  if (facts.python && facts.python->path_python3 && !facts.python->path_python3->inspected) {
+    const PathPython& python = *facts.python->path_python3;
+    notes.push_back(fmt::format(
+        "python3 on PATH is {}{}, whose environment rocdoc did not find from files: what it "
+        "imports was not checked ({})",
+        python.path, python.target ? " (-> " + *python.target + ")" : "",
+        how_to_inspect(host, python.path)));
+  }
+  // Only where a GPU could be judged: without one the kernel log has nothing to say.
+  if (permissions == Permissions::judged && facts.kernel_log &&
+      facts.kernel_log->state == KernelLogFacts::State::unreadable && facts.pci &&
+      std::any_of(facts.pci->devices.begin(), facts.pci->devices.end(),
+                  [](const PciDevice& d) { return d.gpu.has_value() && d.vendor == 0x1002; })) {
+    notes.push_back(fmt::format(
+        "the kernel log (/dev/kmsg) was not readable ({}): what amdgpu and KFD said at boot (PCIe "
+        "atomics refused, firmware that did not load, Secure Boot refusing the module, GPU "
+        "resets) is not part of this report; run rocdoc as root, or let users read it with: sudo "
+        "sysctl kernel.dmesg_restrict=0",
+        facts.kernel_log->error));
+  }
+  return notes;
+}
+
+/// GPU-less mode: which GPUs are assumed, what replaced the ones found, what a sysroot lacks.
+std::vector<std::string> gpu_less_notes(const Host& host, const std::vector<DeclaredGpu>& declared,
+                                        const std::vector<AmdGpu>& found) {
+  std::vector<std::string> given;
+  std::vector<std::string> assumed;
+  for (const auto& gpu : declared) {
+    given.push_back(gpu.given);
+    assumed.push_back(fmt::format("{} ({})", gpu.name, gpu.gfx_target));
+  }
+  std::vector<std::string> notes;
+  notes.push_back(fmt::format(
+      "GPU-less mode (--gpu {}): the software is judged as if these GPUs were present: {}; "
+      "hardware, driver and permissions are not judged",
+      util::join(given, ","), util::join(assumed, ", ")));
+  if (!found.empty()) {
+    std::vector<std::string> names;
+    for (const auto& gpu : found) {
+      names.push_back(checks::describe(gpu));
+    }
+    notes.push_back(fmt::format(
+        "the AMD GPU{} found here ({}) {} not judged: the GPUs given with --gpu replace {}",
+        found.size() == 1 ? "" : "s", util::join(names, "; "), found.size() == 1 ? "is" : "are",
+        found.size() == 1 ? "it" : "them"));
+  }
+  if (host.kind() == HostKind::sysroot) {
+    std::vector<std::string> variables;
+    for (const auto& [name, value] : host.environment()) {
+      variables.push_back(name + "=" + value);
+    }
+    notes.push_back(fmt::format(
+        "{} is a plain root filesystem (--sysroot): its kernel, devices and user are unknown "
+        "(root is assumed), and its environment is only {} (the image's ENV is not in its "
+        "files: give it with --env NAME=VALUE)",
+        host.origin(), util::join(variables, " ")));
+  }
+  return notes;
+}
+
+/// What the machine has that is newer than the knowledge base: said, never judged.
+std::vector<std::string> newer_than_rules_notes(const Facts& facts, const Knowledge& knowledge) {
+  std::vector<std::string> notes;
+  const std::string rules = fmt::format("newer than these rules (revision {})", knowledge.revision);
+  const auto newest = [](const auto& list, auto field) {
+    return list.empty() ? std::optional<std::vector<int>>()
+                        : util::version_numbers(field(list.back()));
+  };
+  if (facts.python) {
+    const auto torch =
+        newest(knowledge.torch_releases, [](const TorchRelease& r) { return r.torch; });
+    for (const auto& environment : facts.python->environments) {
+      if (!environment.torch) {
+        continue;
+      }
+      const std::string& version = environment.torch->version;
+      const auto numbers = util::version_numbers(version.substr(0, version.find('+')));
+      if (torch && numbers && *numbers > *torch) {
+        notes.push_back(fmt::format(
+            "torch {} in {} is {}: rocdoc reads its build from its files ({}) but knows neither "
+            "its companions nor its GPU targets, and judges neither",
+            version, environment.site_dir, rules, environment.torch->origin_detail));
+      }
+    }
+  }
+  if (facts.rocm) {
+    const auto version = facts.rocm->opt_rocm_version ? facts.rocm->opt_rocm_version
+                                                      : (facts.rocm->installs.size() == 1
+                                                             ? facts.rocm->installs.front().version
+                                                             : std::nullopt);
+    const auto rocm = newest(knowledge.rocm_releases, [](const RocmRelease& r) { return r.rocm; });
+    const auto numbers =
+        version ? util::version_numbers(version->substr(0, version->find('-'))) : std::nullopt;
+    if (rocm && numbers && numbers->size() >= 2 &&
+        std::vector<int>(numbers->begin(), numbers->begin() + 2) > *rocm) {
+      notes.push_back(
+          fmt::format("ROCm {} is {}: its supported systems, GPUs and drivers are not "
+                      "judged",
+                      *version, rules));
+    }
+  }
+  if (facts.driver && facts.driver->dkms_version &&
+      knowledge.driver_version(*facts.driver->dkms_version) == nullptr) {
+    const auto module = util::version_numbers(*facts.driver->dkms_version);
+    const auto known =
+        newest(knowledge.driver_versions, [](const DriverVersion& d) { return d.module; });
+    if (module && known &&
+        std::vector<int>(module->begin(),
+                         module->begin() + std::min<std::size_t>(3, module->size())) > *known) {
+      notes.push_back(
+          fmt::format("amdgpu driver {} is {}: which ROCm releases it supports is not "
+                      "judged",
+                      *facts.driver->dkms_version, rules));
+    }
+  }
+  if (facts.kfd) {
+    for (const auto& node : facts.kfd->nodes) {
+      if (node.is_gpu() && !node.gfx_target.empty() &&
+          knowledge.target(node.gfx_target) == nullptr &&
+          node.target_source == TargetSource::gfx_target_version) {
+        notes.push_back(fmt::format("KFD node {} reports {}, a GPU target {}: it is not judged",
+                                    node.index, node.gfx_target, rules));
+      }
+    }
+  }
+  if (facts.pci) {
+    for (const auto& device : facts.pci->devices) {
+      if (device.is_amd_gpu() && knowledge.amd_pci_id(device.device) == nullptr) {
+        notes.push_back(
+            fmt::format("AMD GPU 1002:{:04x} at {} is not in these rules (revision {}): "
+                        "its target comes from KFD alone",
+                        device.device, device.bdf, knowledge.revision));
+      }
+    }
+  }
+  return notes;
+}
+
+}  // namespace
+
+Summary Report::summary() const {
+  Summary summary;
+  for (const auto& record : checks) {
+    switch (record.result.status) {
+      case Status::pass:
+        ++summary.passed;
+        break;
+      case Status::skip:
+        ++summary.skipped;
+        break;
+      case Status::fail:
+        ++summary.errors;
+        break;
+      case Status::warn:
+        ++(record.result.severity == Severity::info ? summary.notices : summary.warnings);
+        break;
+    }
+    const bool problem =
+        record.result.status == Status::fail ||
+        (record.result.status == Status::warn && record.result.severity != Severity::info);
+    if (problem && record.result.caused_by.empty()) {
+      ++summary.root_causes;
+    }
+  }
+  return summary;
+}
+
+Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelection& selection,
+                  const std::vector<PythonInterpreter>& interpreters,
+                  const std::vector<DeclaredGpu>& declared_gpus, const RuntimeOptions& runtime) {
+  Report report;
+  report.tool_version = ROCDOC_VERSION;
+  report.created = utc_now();
+  report.rules_origin = knowledge.origin;
+  report.rules_revision = knowledge.revision;
+  report.host_kind = host.kind();
+  report.host_origin = host.origin();
+  const ProbeContext probe_context{host, knowledge, interpreters, runtime};
+  report.probes = run_probes(probe_context, report.facts);
+  report.declared_gpus = declared_gpus;
+  report.notes =
+      report_notes(report.facts, host.kind(),
+                   declared_gpus.empty() ? Permissions::judged : Permissions::not_judged);
+  GpuInventory inventory = build_gpu_inventory(report.facts, knowledge);
+  if (!declared_gpus.empty()) {
+    auto notes = gpu_less_notes(host, declared_gpus, inventory.gpus);
+    report.notes.insert(report.notes.begin(), notes.begin(), notes.end());
+    inventory = declared_gpu_inventory(declared_gpus, knowledge);
+  }
+  for (auto& note : newer_than_rules_notes(report.facts, knowledge)) {
+    report.notes.push_back(std::move(note));
+  }
+  for (const AmdGpu& gpu : inventory.gpus) {
+    report.gpus.push_back({gpu.name, gpu.gfx_target(), gpu.bdf,
+                           gpu.pci != nullptr ? gpu.pci->driver.value_or("") : ""});
+  }
+  const CheckContext context{report.facts, knowledge, std::move(inventory.gpus),
+                             std::move(inventory.withheld)};
+  for (const auto& check : check_table()) {
+    const std::string id(check.id);
+    if ((!selection.only.empty() && selection.only.count(id) == 0) ||
+        selection.skip.count(id) != 0) {
+      continue;
+    }
+    report.checks.push_back({&check, run_check(check, context, report)});
+  }
+  link_root_causes(report.checks, context);  // caused_by: one cause, one finding
+  return report;
+}
+
+bool counts_toward_gate(const CheckResult& result, FailOn fail_on) {
+  switch (fail_on) {
+    case FailOn::never:
+      return false;
+    case FailOn::warning:
+      return result.status == Status::fail ||
+             (result.status == Status::warn && result.severity == Severity::warning);
+    case FailOn::error:
+      break;
+  }
+  return result.status == Status::fail;
+}
+
+Outcome judge(const Report& report, FailOn fail_on, const std::vector<std::string>& required) {
+  Outcome outcome;
+  outcome.fail_on = fail_on;
+  outcome.required = required;
+  bool failed = false;
+  bool any_ran = false;
+  for (const auto& record : report.checks) {
+    const CheckResult& result = record.result;
+    any_ran = any_ran || result.status != Status::skip;
+    failed = failed || counts_toward_gate(result, fail_on);
+  }
+  bool required_missing = false;
+  for (const auto& id : required) {
+    const auto it = std::find_if(report.checks.begin(), report.checks.end(),
+                                 [&](const CheckRecord& r) { return r.info->id == id; });
+    if (it == report.checks.end() || it->result.status == Status::skip) {
+      required_missing = true;
+    }
+  }
+  if (failed || required_missing) {
+    outcome.exit_code = 1;
+    outcome.verdict = failed ? Verdict::fail : Verdict::unchecked;
+  } else {
+    outcome.verdict = any_ran ? Verdict::pass : Verdict::unchecked;
+  }
+  return outcome;
+}
+
+int exit_code_for(const Report& report, FailOn fail_on) { return judge(report, fail_on).exit_code; }
+
+std::string_view to_string(FailOn fail_on) {
+  switch (fail_on) {
+    case FailOn::error:
+      return "error";
+    case FailOn::warning:
+      return "warning";
+    case FailOn::never:
+      return "never";
+  }
+  return "error";
+}
+
+std::string_view to_string(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::pass:
+      return "pass";
+    case Verdict::fail:
+      return "fail";
+    case Verdict::unchecked:
+      return "unchecked";
+  }
+  return "unchecked";
+}
+
+}  // namespace rocdoc

@@ -1,0 +1,303 @@
+#include "src/render/triage.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "src/util/strings.h"
+
+namespace rocdoc {
+
+namespace {
+
+std::string_view json_build(TorchBuild build) {
+  return build == TorchBuild::rocm ? "rocm" : build == TorchBuild::cuda ? "cuda" : "cpu";
+}
+
+/// "gfx1031 (line 12), gfx1036 (line 40)".
+std::string fact_list(const std::vector<LogFact>& facts) {
+  std::vector<std::string> parts;
+  for (const auto& fact : facts) {
+    parts.push_back(fmt::format("{}{} (line {})", fact.name.empty() ? "" : fact.name + "=",
+                                util::printable(fact.value), fact.line));
+  }
+  return util::join(parts, ", ");
+}
+
+std::string fact_one(const LogFact& fact) {
+  return fmt::format("{} (line {})", util::printable(fact.value), fact.line);
+}
+
+/// The facts as "label: value" lines.
+std::vector<std::pair<std::string, std::string>> fact_rows(const LogFacts& facts) {
+  std::vector<std::pair<std::string, std::string>> rows;
+  if (!facts.gfx_targets.empty()) {
+    rows.emplace_back("GPU targets", fact_list(facts.gfx_targets));
+  }
+  if (!facts.gpu_names.empty()) {
+    rows.emplace_back("GPUs", fact_list(facts.gpu_names));
+  }
+  if (facts.torch) {
+    rows.emplace_back(
+        "torch", fact_one(*facts.torch) + (facts.torch_build
+                                               ? ", " + std::string(build_words(*facts.torch_build))
+                                               : std::string()));
+  } else if (facts.torch_build && facts.torch_build_evidence) {
+    rows.emplace_back("torch", fmt::format("{} (line {})", build_words(*facts.torch_build),
+                                           facts.torch_build_evidence->line));
+  }
+  if (facts.torchvision) {
+    rows.emplace_back("torchvision", fact_one(*facts.torchvision));
+  }
+  if (facts.torchaudio) {
+    rows.emplace_back("torchaudio", fact_one(*facts.torchaudio));
+  }
+  if (facts.rocm) {
+    rows.emplace_back("ROCm/HIP", fact_one(*facts.rocm));
+  }
+  if (!facts.overrides.empty()) {
+    rows.emplace_back("overrides", fact_list(facts.overrides));
+  }
+  if (facts.site_packages) {
+    rows.emplace_back("torch in", fact_one(*facts.site_packages));
+  }
+  return rows;
+}
+
+std::string lines_summary(const TriageReport& report) {
+  return fmt::format(
+      "{} line{}{}", report.scan.lines, report.scan.lines == 1 ? "" : "s",
+      report.scan.cut_lines == 0
+          ? ""
+          : fmt::format(", {} cut at {} bytes", report.scan.cut_lines, k_max_triage_line));
+}
+
+/// Text for Markdown prose: printable, and every character that Markdown (or HTML inside it)
+/// would read as syntax escaped with a backslash (CommonMark escapes any ASCII punctuation).
+std::string markdown_text(std::string_view text) {
+  std::string out;
+  for (const char c : util::printable(text)) {
+    if (std::string_view("\\`*_[]<>#|~!&").find(c) != std::string_view::npos) {
+      out += '\\';
+    }
+    out += c;
+  }
+  return out;
+}
+
+std::pair<int, int> counts(const TriageReport& report) {
+  int errors = 0;
+  int others = 0;
+  for (const auto& finding : report.findings) {
+    (finding.severity == Severity::error ? errors : others) += 1;
+  }
+  return {errors, others};
+}
+
+}  // namespace
+
+void render_triage_human(const TriageReport& report, const TriageContext& context,
+                         std::ostream& out) {
+  out << fmt::format("rocdoc triage: {} ({}; rules revision {})\n", util::printable(context.input),
+                     lines_summary(report), util::printable(context.rules_revision));
+  const auto rows = fact_rows(report.scan.facts);
+  if (!rows.empty()) {
+    out << "\nFound in the log:\n";
+    for (const auto& [label, value] : rows) {
+      out << fmt::format("  {:<12} {}\n", label + ":", value);
+    }
+  }
+  for (const auto& finding : report.findings) {
+    out << fmt::format("\n{} {}  {}\n", finding.status == Status::fail ? "[FAIL]" : "[WARN]",
+                       finding.check, finding.title);
+    out << "    " << util::printable(finding.message) << "\n";
+    for (const auto& line : finding.lines) {
+      out << fmt::format("    line {}: {}\n", line.number, line.text);
+    }
+    if (finding.matched_lines > finding.lines.size() && !finding.signatures.empty()) {
+      out << fmt::format("    ({} matching lines in all)\n", finding.matched_lines);
+    }
+    if (!finding.fix.empty()) {
+      out << (finding.fix_order == FixOrder::alternatives && finding.fix.size() > 1
+                  ? "    Fix (any one of these):\n"
+                  : "    Fix:\n");
+      for (const auto& fix : finding.fix) {
+        out << "      " << util::printable(fix.description) << "\n";
+        if (!fix.command.empty()) {
+          out << "        $ " << util::printable(fix.command) << "\n";
+        }
+      }
+      if (!finding.fix_from_facts && !finding.signatures.empty()) {
+        out << "      (run rocdoc check on the machine for the fix that fits it exactly)\n";
+      }
+    }
+    if (!finding.signatures.empty()) {
+      out << "    signatures: " << util::join(finding.signatures, ", ") << "\n";
+    }
+    if (!finding.sources.empty()) {
+      out << "    seen in: " << util::printable(util::join(finding.sources, " ; ")) << "\n";
+    }
+  }
+  const auto [errors, others] = counts(report);
+  if (report.findings.empty()) {
+    out << "\nNothing recognised: no known error line in the log, and the facts found show no "
+           "problem.\n";
+  } else {
+    out << fmt::format("\n{} problem{} recognised ({} error{}, {} warning{}).\n",
+                       report.findings.size(), report.findings.size() == 1 ? "" : "s", errors,
+                       errors == 1 ? "" : "s", others, others == 1 ? "" : "s");
+  }
+}
+
+void render_triage_json(const TriageReport& report, const TriageContext& context,
+                        std::ostream& out) {
+  using json = nlohmann::ordered_json;
+  const auto fact = [](const std::optional<LogFact>& value) {
+    return value ? json{{"value", value->value}, {"line", value->line}} : json(nullptr);
+  };
+  const auto facts_list = [](const std::vector<LogFact>& values) {
+    json list = json::array();
+    for (const auto& value : values) {
+      list.push_back({{"value", value.value}, {"line", value.line}});
+    }
+    return list;
+  };
+  const LogFacts& facts = report.scan.facts;
+  json overrides = json::array();
+  for (const auto& value : facts.overrides) {
+    overrides.push_back({{"variable", value.name}, {"value", value.value}, {"line", value.line}});
+  }
+  json findings = json::array();
+  for (const auto& finding : report.findings) {
+    json lines = json::array();
+    for (const auto& line : finding.lines) {
+      lines.push_back({{"number", line.number}, {"text", line.text}});
+    }
+    json fixes = json::array();
+    for (const auto& fix : finding.fix) {
+      fixes.push_back({{"description", fix.description},
+                       {"command", fix.command.empty() ? json(nullptr) : json(fix.command)},
+                       {"needs_root", fix.needs_root},
+                       {"kind", to_string(fix.command.empty() ? FixKind::manual : fix.kind)}});
+    }
+    findings.push_back({{"id", finding.check},
+                        {"status", to_string(finding.status)},
+                        {"severity", to_string(finding.severity)},
+                        {"title", finding.title},
+                        {"message", finding.message},
+                        {"lines", lines},
+                        {"matched_lines", finding.matched_lines},
+                        {"signatures", finding.signatures},
+                        {"fix", fixes},
+                        {"fix_order", to_string(finding.fix_order)},
+                        {"fix_from", finding.fix_from_facts ? "facts" : "rules"},
+                        {"sources", finding.sources}});
+  }
+  const auto [errors, others] = counts(report);
+  const json document = {
+      {"schema", "rocdoc-triage/1"},
+      {"tool", {{"name", "rocdoc"}, {"version", ROCDOC_VERSION}}},
+      {"rules", {{"origin", context.rules_origin}, {"revision", context.rules_revision}}},
+      {"input",
+       {{"name", context.input},
+        {"bytes", report.scan.bytes},
+        {"lines", report.scan.lines},
+        {"cut_lines", report.scan.cut_lines}}},
+      {"exit_code", triage_exit_code(report, context.fail_on)},
+      {"facts",
+       {{"gfx_targets", facts_list(facts.gfx_targets)},
+        {"gpu_names", facts_list(facts.gpu_names)},
+        {"torch", fact(facts.torch)},
+        {"torch_build", facts.torch_build ? json(json_build(*facts.torch_build)) : json(nullptr)},
+        {"torchvision", fact(facts.torchvision)},
+        {"torchaudio", fact(facts.torchaudio)},
+        {"rocm", fact(facts.rocm)},
+        {"overrides", overrides},
+        {"site_packages", fact(facts.site_packages)}}},
+      {"summary", {{"errors", errors}, {"warnings", others}}},
+      {"findings", findings},
+  };
+  out << document.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+}
+
+void render_triage_markdown(const TriageReport& report, const TriageContext& context,
+                            std::ostream& out) {
+  // Every value is printable already; in Markdown, quoted lines sit in fenced blocks whose
+  // fence is longer than any run of tildes they hold.
+  const auto fence_for = [](const std::vector<std::string>& texts) {
+    std::size_t longest = 0;
+    for (const auto& text : texts) {
+      std::size_t run = 0;
+      for (const char c : text) {
+        run = c == '~' ? run + 1 : 0;
+        longest = std::max(longest, run);
+      }
+    }
+    return std::string(std::max<std::size_t>(3, longest + 1), '~');
+  };
+  const auto inline_code = [](const std::string& text) {
+    std::size_t longest = 0;
+    std::size_t run = 0;
+    for (const char c : text) {
+      run = c == '`' ? run + 1 : 0;
+      longest = std::max(longest, run);
+    }
+    const std::string ticks(longest + 1, '`');
+    return ticks + " " + text + " " + ticks;
+  };
+  out << "## rocdoc triage: " << markdown_text(context.input) << "\n\n";
+  out << lines_summary(report) << "; rules revision " << markdown_text(context.rules_revision)
+      << "\n";
+  const auto rows = fact_rows(report.scan.facts);
+  if (!rows.empty()) {
+    out << "\n### Found in the log\n\n";
+    for (const auto& [label, value] : rows) {
+      out << "- " << label << ": " << markdown_text(value) << "\n";
+    }
+  }
+  for (const auto& finding : report.findings) {
+    out << "\n### " << (finding.status == Status::fail ? "FAIL " : "WARN ")
+        << inline_code(finding.check) << " " << markdown_text(finding.title) << "\n\n";
+    out << markdown_text(finding.message) << "\n\n";
+    std::vector<std::string> texts;
+    for (const auto& line : finding.lines) {
+      texts.push_back(fmt::format("{:>6}: {}", line.number, line.text));
+    }
+    if (!texts.empty()) {
+      const std::string fence = fence_for(texts);
+      out << fence << "\n";
+      for (const auto& text : texts) {
+        out << text << "\n";
+      }
+      out << fence << "\n";
+    }
+    for (const auto& fix : finding.fix) {
+      out << "- " << markdown_text(fix.description) << "\n";
+      if (!fix.command.empty()) {
+        const std::string command = util::printable(fix.command);
+        const std::string fence = fence_for({command});
+        out << "\n  " << fence << "sh\n  " << command << "\n  " << fence << "\n";
+      }
+    }
+    if (!finding.signatures.empty()) {
+      out << "\nSignatures: " << markdown_text(util::join(finding.signatures, ", "));
+      std::vector<std::string> links;
+      for (const auto& source : finding.sources) {
+        // The rules' own URLs (never the log's text): an autolink when it is one plain URL.
+        if (source.rfind("https://", 0) == 0 && source.find_first_of(" <>") == std::string::npos) {
+          links.push_back("<" + source + ">");
+        } else {
+          links.push_back(markdown_text(source));
+        }
+      }
+      out << (links.empty() ? "" : "; seen in " + util::join(links, ", ")) << "\n";
+    }
+  }
+  const auto [errors, others] = counts(report);
+  out << "\n"
+      << report.findings.size() << " problem(s) recognised (" << errors << " error(s), " << others
+      << " warning(s)).\n";
+}
+
+}  // namespace rocdoc

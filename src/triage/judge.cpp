@@ -1,0 +1,260 @@
+// Triage's judging: the facts a log showed turned into a machine (GPU-less mode, as check --gpu
+// judges one), judged by the check functions themselves, and the signatures' own findings; the
+// exit code. The log is scanned in scan.cpp.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "probes/torch_origin.h"
+#include "rocdoc/check.h"
+#include "rocdoc/gfx_target.h"
+#include "src/hosts/declared_gpus.h"
+#include "src/triage/scan.h"
+#include "src/util/strings.h"
+
+namespace rocdoc {
+
+namespace {
+
+int rank(Severity severity) {
+  return severity == Severity::error ? 2 : severity == Severity::warning ? 1 : 0;
+}
+
+Severity severity_of(const std::string& name) {
+  return name == "error" ? Severity::error : name == "warning" ? Severity::warning : Severity::info;
+}
+
+/// The machine the log describes, as facts the software checks read: the GPUs are declared
+/// (GPU-less mode), torch sits in one Python environment, the override is set.
+struct LogMachine {
+  Facts facts;
+  std::vector<DeclaredGpu> gpus;
+  std::vector<std::size_t> lines;  ///< the lines these facts came from
+};
+
+LogMachine machine_of(const LogFacts& found, const Knowledge& knowledge) {
+  LogMachine machine;
+  Facts& facts = machine.facts;
+  facts.pci = PciFacts{};
+  facts.driver = DriverFacts{};
+  facts.access = AccessFacts{};
+  facts.kfd = KfdFacts{};
+  facts.system = SystemFacts{};
+  facts.env = EnvFacts{};
+  facts.rocm = RocmFacts{};
+  facts.python = PythonFacts{};
+  // Each GPU as `rocdoc check --gpu` declares it (the same name and target), from its gfx
+  // target, else from a product name the rules know.
+  const auto declare = [&](const LogFact& fact) {
+    try {
+      for (auto& gpu : parse_declared_gpus(knowledge, {fact.value})) {
+        machine.gpus.push_back(std::move(gpu));
+        machine.lines.push_back(fact.line);
+      }
+    } catch (const std::exception&) {  // a target or name the rules do not know: no GPU
+    }
+  };
+  for (const auto& gfx : found.gfx_targets) {
+    if (knowledge.target(gfx.value) != nullptr) {
+      declare(gfx);
+    }
+  }
+  if (machine.gpus.empty()) {
+    for (const auto& name : found.gpu_names) {
+      if (name.value.find(',') == std::string::npos) {
+        declare(name);
+      }
+    }
+  }
+  if (!found.overrides.empty()) {
+    facts.env->variables[found.overrides.front().name] = found.overrides.front().value;
+    machine.lines.push_back(found.overrides.front().line);
+  }
+  if (found.torch && found.torch_build) {
+    PythonEnvironment environment;
+    if (found.site_packages) {
+      environment.site_dir = found.site_packages->value;
+      // <prefix>/lib/pythonX.Y/site-packages
+      const std::string parent = util::parent_path(util::parent_path(environment.site_dir));
+      const auto lib = parent.rfind("/lib");
+      environment.prefix = lib != std::string::npos && lib + 4 == parent.size()
+                               ? parent.substr(0, lib)
+                               : std::string();
+      machine.lines.push_back(found.site_packages->line);
+    }
+    if (environment.prefix.empty()) {
+      // Where the environment lives is not in the log: software.cpp's python_of() then says
+      // python3, as for the user site (~/.local), which belongs to whichever python3 is run.
+      environment.prefix = "~/.local";
+      environment.site_dir = "the Python environment of the log";
+    }
+    environment.found_by.push_back("the log");
+    TorchInstall torch;
+    torch.version = found.torch->value;
+    torch.build = *found.torch_build;
+    classify_torch(torch, environment.site_dir, knowledge);
+    environment.torch = std::move(torch);
+    machine.lines.push_back(found.torch->line);
+    for (const auto* companion : {&found.torchvision, &found.torchaudio}) {
+      if (*companion) {
+        environment.packages.push_back(
+            {companion == &found.torchvision ? "torchvision" : "torchaudio", (*companion)->value});
+        machine.lines.push_back((*companion)->line);
+      }
+    }
+    facts.python->environments.push_back(std::move(environment));
+  }
+  return machine;
+}
+
+/// The software checks the facts of a log can answer, as `rocdoc check --gpu` would.
+constexpr std::array<std::string_view, 5> k_fact_checks = {
+    "arch.unsupported", "arch.override-wrong", "torch.cuda-wheel", "torch.cpu-wheel",
+    "torch.companions"};
+
+std::map<std::string, CheckResult> judge_facts(const LogMachine& machine,
+                                               const Knowledge& knowledge) {
+  std::map<std::string, CheckResult> results;
+  const bool torch = !machine.facts.python->environments.empty();
+  if (machine.gpus.empty() && !torch) {
+    return results;
+  }
+  GpuInventory inventory = declared_gpu_inventory(machine.gpus, knowledge);
+  const CheckContext context{machine.facts, knowledge, std::move(inventory.gpus),
+                             std::move(inventory.withheld)};
+  for (const auto id : k_fact_checks) {
+    const CheckInfo* info = find_check(id);
+    if (info == nullptr) {
+      continue;
+    }
+    try {
+      results.emplace(std::string(id), info->run(context));
+    } catch (const std::exception&) {  // as the runner: an exception is no verdict
+    }
+  }
+  return results;
+}
+
+std::vector<Fix> fixes_of(const TriageSignature& signature) {
+  std::vector<Fix> fix;
+  for (const auto& f : signature.fixes) {
+    const FixKind kind = f.command.empty()            ? FixKind::manual
+                         : f.kind == "container_flag" ? FixKind::container_flag
+                         : f.kind == "file_edit"      ? FixKind::file_edit
+                                                      : FixKind::shell;
+    fix.push_back({f.description, f.command, f.needs_root, kind});
+  }
+  return fix;
+}
+
+void add_lines(std::vector<LogLine>& lines, const std::vector<LogLine>& more) {
+  for (const auto& line : more) {
+    const bool seen = std::any_of(lines.begin(), lines.end(),
+                                  [&](const LogLine& l) { return l.number == line.number; });
+    if (!seen && lines.size() < 2 * k_max_quoted_lines) {
+      lines.push_back(line);
+    }
+  }
+}
+
+}  // namespace
+
+TriageReport triage_log(std::string_view text, const Knowledge& knowledge) {
+  check_triage_signatures(knowledge);
+  TriageReport report;
+  report.scan = scan_log(text, knowledge);
+  const LogMachine machine = machine_of(report.scan.facts, knowledge);
+  const auto judged = judge_facts(machine, knowledge);
+  // The lines the facts came from, quoted for findings that rest on the facts.
+  std::vector<LogLine> fact_lines;
+  {
+    std::set<std::size_t> wanted(machine.lines.begin(), machine.lines.end());
+    std::size_t number = 0;
+    std::size_t start = 0;
+    while (start < text.size() && !wanted.empty()) {
+      const std::size_t newline = text.find('\n', start);
+      const std::size_t end = newline == std::string_view::npos ? text.size() : newline;
+      ++number;
+      if (wanted.erase(number) != 0) {
+        std::string_view line = text.substr(start, std::min(end - start, k_max_triage_line));
+        if (!line.empty() && line.back() == '\r') {
+          line.remove_suffix(1);
+        }
+        fact_lines.push_back(quote(number, line));
+      }
+      start = end + 1;
+    }
+  }
+  for (const auto& info : check_table()) {
+    const std::string id(info.id);
+    TriageFinding finding;
+    finding.check = id;
+    finding.title = std::string(info.title);
+    for (const auto& hit : report.scan.hits) {
+      if (hit.signature->check != id) {
+        continue;
+      }
+      const Severity severity = severity_of(hit.signature->severity);
+      if (finding.signatures.empty() || rank(severity) > rank(finding.severity)) {
+        finding.severity = severity;
+      }
+      finding.signatures.push_back(hit.signature->id);
+      finding.message += (finding.message.empty() ? "" : "; ") + hit.signature->message;
+      add_lines(finding.lines, hit.lines);
+      finding.matched_lines += hit.count;
+      if (finding.fix.empty()) {
+        finding.fix = fixes_of(*hit.signature);
+      }
+      for (const auto source : util::split(hit.signature->source, ';')) {
+        const std::string trimmed(util::trim(source));
+        if (!trimmed.empty() && std::find(finding.sources.begin(), finding.sources.end(),
+                                          trimmed) == finding.sources.end()) {
+          finding.sources.push_back(trimmed);
+        }
+      }
+    }
+    const auto verdict = judged.find(id);
+    // A notice ("works, not supported by AMD") is no problem: only warnings and errors count.
+    const bool facts_fail =
+        verdict != judged.end() &&
+        (verdict->second.status == Status::fail || verdict->second.status == Status::warn) &&
+        verdict->second.severity != Severity::info;
+    if (finding.signatures.empty() && !facts_fail) {
+      continue;
+    }
+    if (facts_fail) {
+      const CheckResult& result = verdict->second;
+      if (finding.signatures.empty() || rank(result.severity) > rank(finding.severity)) {
+        finding.severity = result.severity;
+      }
+      finding.message += (finding.message.empty() ? "" : ". ") +
+                         std::string("From the facts in the log, rocdoc check says: ") +
+                         result.message;
+      add_lines(finding.lines, fact_lines);
+      if (!result.fix.empty()) {
+        finding.fix = result.fix;
+        finding.fix_order = result.fix_order;
+        finding.fix_from_facts = true;
+      }
+    }
+    std::sort(finding.lines.begin(), finding.lines.end(),
+              [](const LogLine& a, const LogLine& b) { return a.number < b.number; });
+    finding.status = finding.severity == Severity::error ? Status::fail : Status::warn;
+    report.findings.push_back(std::move(finding));
+  }
+  return report;
+}
+
+int triage_exit_code(const TriageReport& report, FailOn fail_on) {
+  for (const auto& finding : report.findings) {
+    if ((fail_on == FailOn::error && finding.severity == Severity::error) ||
+        (fail_on == FailOn::warning && finding.severity != Severity::info)) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+}  // namespace rocdoc

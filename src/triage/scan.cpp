@@ -1,0 +1,465 @@
+#include "src/triage/scan.h"
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <map>
+#include <set>
+
+#include "probes/torch_origin.h"
+#include "rocdoc/check.h"
+#include "rocdoc/gfx_target.h"
+#include "src/hosts/declared_gpus.h"
+#include "src/util/byte_source.h"
+#include "src/util/strings.h"
+
+namespace rocdoc {
+
+namespace {
+
+char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool is_alnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_hex_lower(char c) { return is_digit(c) || (c >= 'a' && c <= 'f'); }
+
+std::string ascii_lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    c = lower(c);
+  }
+  return out;
+}
+
+bool contains(std::string_view haystack, std::string_view needle) {
+  return haystack.find(needle) != std::string_view::npos;
+}
+
+/// A version-like token at `pos`: digits first, then [0-9A-Za-z.+_-], at most 64 bytes, with a
+/// dot in it; "" otherwise.
+std::string version_at(std::string_view line, std::size_t pos) {
+  if (pos >= line.size() || !is_digit(line[pos])) {
+    return {};
+  }
+  std::size_t end = pos;
+  while (end < line.size() && end - pos < 64 &&
+         (is_alnum(line[end]) || line[end] == '.' || line[end] == '+' || line[end] == '_' ||
+          line[end] == '-')) {
+    ++end;
+  }
+  std::string_view token = line.substr(pos, end - pos);
+  while (!token.empty() && (token.back() == '.' || token.back() == '-')) {
+    token.remove_suffix(1);  // "2.6.0." at the end of a sentence
+  }
+  return contains(token, ".") ? std::string(token) : std::string();
+}
+
+/// The first position after `pos` that is not one of `skip`, at most `limit` bytes on.
+std::size_t skip_chars(std::string_view line, std::size_t pos, std::string_view skip,
+                       std::size_t limit = 32) {
+  const std::size_t stop = std::min(line.size(), pos + limit);
+  while (pos < stop && skip.find(line[pos]) != std::string_view::npos) {
+    ++pos;
+  }
+  return pos;
+}
+
+void keep_first(std::optional<LogFact>& fact, std::string value, std::size_t line) {
+  if (!fact && !value.empty()) {
+    fact = LogFact{util::printable(value), line, {}};
+  }
+}
+
+void keep_distinct(std::vector<LogFact>& facts, std::string value, std::size_t line,
+                   std::string name = {}) {
+  if (value.empty() || facts.size() >= k_max_fact_values) {
+    return;
+  }
+  value = util::printable(value);
+  const bool seen = std::any_of(facts.begin(), facts.end(), [&](const LogFact& fact) {
+    return fact.value == value && fact.name == name;
+  });
+  if (!seen) {
+    facts.push_back({std::move(value), line, std::move(name)});
+  }
+}
+
+/// The gfx names on a line: "gfx" after a non-letter, hex digits, then a non-alphanumeric. Three
+/// distinct names make a list (lists_targets), so no more are collected: cost stays linear.
+std::vector<std::string> gfx_names(std::string_view low) {
+  std::vector<std::string> names;
+  const std::size_t tensile = low.find("tensilelibrary");
+  for (std::size_t pos = low.find("gfx"); pos != std::string_view::npos && names.size() < 3;
+       pos = low.find("gfx", pos + 3)) {
+    if (pos > 0 && is_alnum(low[pos - 1])) {
+      continue;
+    }
+    std::size_t end = pos + 3;
+    while (end < low.size() && end - pos < 8 && is_hex_lower(low[end])) {
+      ++end;
+    }
+    if (end == pos + 3 || (end < low.size() && is_alnum(low[end]))) {
+      continue;
+    }
+    const std::string name(low.substr(pos, end - pos));
+    if (kfd_from_gfx_name(name) &&
+        // TensileLibrary_lazy_gfx908.dat: a library file's target, not this GPU's
+        !(pos >= 1 && low[pos - 1] == '_' && tensile < pos) &&
+        std::find(names.begin(), names.end(), name) == names.end()) {
+      names.push_back(name);
+    }
+  }
+  return names;
+}
+
+/// A line that lists targets something was built for (not the GPU's own).
+bool lists_targets(std::string_view low, std::size_t names) {
+  return names >= 3 || contains(low, "arch_list") || contains(low, "pytorch_rocm_arch") ||
+         contains(low, "amdgpu_targets") || contains(low, "gpu_targets") ||
+         contains(low, "available:") || contains(low, "supported types");
+}
+
+/// The value after `key` on a line ("Marketing Name:   AMD Radeon RX 6700 XT").
+std::string value_after(std::string_view line, std::size_t pos) {
+  std::string_view value = util::trim(line.substr(std::min(pos, line.size())));
+  return std::string(value.substr(0, 100));
+}
+
+bool names_cpu(std::string_view low_value) {
+  for (const char* word : {"ryzen", "epyc", "threadripper", "athlon", "intel", "xeon", "cpu"}) {
+    if (contains(low_value, word)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// A package's version on a line: pip freeze/uv (name==V), pip list ("name   V"), pip's
+/// "Requirement already satisfied: name in DIR (V)", "name: V", "name version: V".
+std::string package_version(std::string_view line, std::string_view low, std::string_view name) {
+  const std::string exact = std::string(name) + "==";
+  for (std::size_t pos = low.find(exact); pos != std::string_view::npos;
+       pos = low.find(exact, pos + 1)) {
+    if (pos == 0 || !(is_alnum(low[pos - 1]) || low[pos - 1] == '-' || low[pos - 1] == '_' ||
+                      low[pos - 1] == '.')) {
+      return version_at(line, pos + exact.size());
+    }
+  }
+  const std::string satisfied = "requirement already satisfied: " + std::string(name) + " in ";
+  if (const auto pos = low.find(satisfied); pos != std::string_view::npos) {
+    const auto open = low.find(" (", pos + satisfied.size());
+    return open == std::string_view::npos ? std::string() : version_at(line, open + 2);
+  }
+  const std::size_t start = low.find_first_not_of(" \t+");  // "+ torch==…" from uv handled above
+  if (start != std::string_view::npos && low.substr(start).rfind(name, 0) == 0 &&
+      start + name.size() < low.size()) {
+    std::size_t pos = start + name.size();
+    const char next = low[pos];
+    if (next == ':' || next == ' ' || next == '\t') {
+      pos = skip_chars(low, pos, ": \t");
+      if (low.substr(pos).rfind("version", 0) == 0) {
+        pos = skip_chars(low, pos + 7, ": \t");
+      }
+      return version_at(line, pos);
+    }
+  }
+  return {};
+}
+
+struct BuildEvidence {
+  std::optional<bool> cuda_used;  ///< collect_env: "CUDA used to build PyTorch"
+  std::optional<bool> rocm_used;  ///< "ROCM used to build PyTorch", torch.version.hip
+  std::size_t cuda_line = 0;
+  std::size_t rocm_line = 0;
+};
+
+/// "N/A", "None", "Could not collect": no value.
+bool no_value(std::string_view low_value) {
+  low_value = util::trim(low_value);
+  return low_value.empty() || low_value.rfind("n/a", 0) == 0 || low_value.rfind("none", 0) == 0 ||
+         low_value.rfind("could not", 0) == 0 || low_value.rfind("no cuda", 0) == 0;
+}
+
+void scan_facts(std::string_view line, std::string_view low, std::size_t number,
+                const Knowledge& knowledge, LogFacts& facts, BuildEvidence& build) {
+  // GPU targets
+  if (contains(low, "gfx")) {
+    const auto names = gfx_names(low);
+    if (!lists_targets(low, names.size())) {
+      for (const auto& name : names) {
+        keep_distinct(facts.gfx_targets, name, number);
+      }
+    }
+  }
+  // A PCI id in a kernel line: "skipped device 1002:67df, PCI rejects atomics"
+  for (std::size_t pos = low.find("1002:"); pos != std::string_view::npos;
+       pos = low.find("1002:", pos + 5)) {
+    if ((pos > 0 && is_alnum(low[pos - 1])) || pos + 9 > low.size() ||
+        (pos + 9 < low.size() && is_alnum(low[pos + 9]))) {
+      continue;
+    }
+    const auto id = util::parse_number<std::uint16_t>(low.substr(pos + 5, 4), 16);
+    if (id) {
+      if (const PciIdEntry* entry = knowledge.amd_pci_id(*id)) {
+        keep_distinct(facts.gfx_targets, entry->gfx, number);
+        keep_distinct(facts.gpu_names, entry->name, number);
+      }
+    }
+  }
+  // GPU names
+  for (const char* key : {"marketing name:", "gpu models and configuration:", "device name:",
+                          "card series:", "market_name:"}) {
+    if (const auto pos = low.find(key); pos != std::string_view::npos) {
+      const std::string value = value_after(line, pos + std::strlen(key));
+      const std::string low_value = ascii_lower(value);
+      if ((contains(low_value, "radeon") || contains(low_value, "instinct") ||
+           contains(low_value, "amd")) &&
+          !names_cpu(low_value)) {
+        keep_distinct(facts.gpu_names, value, number);
+      }
+    }
+  }
+  // torch and its companions
+  for (const char* key : {"pytorch version:", "torch version:", "torch.__version__"}) {
+    if (const auto pos = low.find(key); pos != std::string_view::npos) {
+      keep_first(facts.torch,
+                 version_at(line, skip_chars(line, pos + std::strlen(key), " :=\"'\t")), number);
+    }
+  }
+  if (contains(low, "torch")) {
+    keep_first(facts.torch, package_version(line, low, "torch"), number);
+    keep_first(facts.torchvision, package_version(line, low, "torchvision"), number);
+    keep_first(facts.torchaudio, package_version(line, low, "torchaudio"), number);
+  }
+  // how torch was built (collect_env)
+  if (const auto pos = low.find("cuda used to build pytorch:"); pos != std::string_view::npos) {
+    build.cuda_used = !no_value(low.substr(pos + 27));
+    build.cuda_line = number;
+  }
+  if (const auto pos = low.find("rocm used to build pytorch:"); pos != std::string_view::npos) {
+    build.rocm_used = !no_value(low.substr(pos + 27));
+    build.rocm_line = number;
+    if (*build.rocm_used) {
+      keep_first(facts.rocm, version_at(line, skip_chars(line, pos + 27, " \t")), number);
+    }
+  }
+  if (const auto pos = low.find("torch.version.hip"); pos != std::string_view::npos) {
+    const std::size_t value = skip_chars(low, pos + 17, " :=\t'\"");
+    if (low.substr(value).rfind("none", 0) == 0) {
+      build.rocm_used = false;
+      build.rocm_line = number;
+    } else if (value < low.size() && is_digit(low[value])) {
+      build.rocm_used = true;
+      build.rocm_line = number;
+    }
+  }
+  for (const char* key : {"hip runtime version:", "rocm version:", "/opt/rocm-"}) {
+    if (const auto pos = low.find(key); pos != std::string_view::npos) {
+      keep_first(facts.rocm, version_at(line, skip_chars(line, pos + std::strlen(key), " \t")),
+                 number);
+    }
+  }
+  // HSA_OVERRIDE_GFX_VERSION[_N]=10.3.0, HSA_OVERRIDE_GFX_VERSION:10.3.0 (ollama), ... is invalid
+  constexpr std::string_view k_override = "hsa_override_gfx_version";
+  for (std::size_t pos = low.find(k_override); pos != std::string_view::npos;
+       pos = low.find(k_override, pos + 1)) {
+    std::size_t end = pos + k_override.size();
+    if (end < low.size() && low[end] == '_') {
+      std::size_t digits = end + 1;
+      while (digits < low.size() && digits - end <= 3 && is_digit(low[digits])) {
+        ++digits;
+      }
+      if (digits == end + 1) {
+        continue;  // HSA_OVERRIDE_GFX_VERSION_X: not a per-node name
+      }
+      end = digits;
+    }
+    const std::string name = util::to_upper(line.substr(pos, end - pos));
+    const std::size_t value = skip_chars(line, end, " \t=:\"'");
+    std::string found = version_at(line, value);
+    if (!found.empty() && value > end) {
+      keep_distinct(facts.overrides, found.substr(0, found.find_first_not_of("0123456789.")),
+                    number, name);
+    }
+  }
+  // torch's site-packages from a path (tracebacks, pip)
+  for (const char* key : {"/site-packages/torch", "/dist-packages/torch"}) {
+    if (facts.site_packages) {
+      break;
+    }
+    if (const auto pos = line.find(key); pos != std::string_view::npos) {
+      std::size_t start = pos;
+      while (start > 0 && line[start - 1] != '"' && line[start - 1] != '\'' &&
+             line[start - 1] != ' ' && line[start - 1] != '(' && line[start - 1] != '\t') {
+        --start;
+      }
+      const std::string_view dir = line.substr(start, pos + std::strlen(key) - 6 - start);
+      if (!dir.empty() && dir.front() == '/') {
+        keep_first(facts.site_packages, std::string(dir), number);
+      }
+    }
+  }
+}
+
+bool matches(std::string_view low, const std::vector<std::string>& match,
+             const std::vector<std::string>& with) {
+  const bool any = std::any_of(match.begin(), match.end(),
+                               [&](const std::string& text) { return contains(low, text); });
+  return any && std::all_of(with.begin(), with.end(),
+                            [&](const std::string& text) { return contains(low, text); });
+}
+
+TorchBuild build_of_tag(std::string_view version) {
+  const auto plus = version.find('+');
+  const std::string tag =
+      ascii_lower(plus == std::string_view::npos ? "" : version.substr(plus + 1));
+  if (tag.rfind("rocm", 0) == 0) {
+    return TorchBuild::rocm;
+  }
+  return tag.rfind("cu", 0) == 0 ? TorchBuild::cuda : TorchBuild::cpu;
+}
+
+void settle_build(LogFacts& facts, const BuildEvidence& build) {
+  if (facts.torch && facts.torch->value.find('+') != std::string::npos) {
+    facts.torch_build = build_of_tag(facts.torch->value);
+    facts.torch_build_evidence = facts.torch;
+  } else if (build.rocm_used == true) {
+    facts.torch_build = TorchBuild::rocm;
+    facts.torch_build_evidence = LogFact{"rocm", build.rocm_line, {}};
+  } else if (build.cuda_used == true) {
+    facts.torch_build = TorchBuild::cuda;
+    facts.torch_build_evidence = LogFact{"cuda", build.cuda_line, {}};
+  } else if (build.cuda_used == false && build.rocm_used == false) {
+    facts.torch_build = TorchBuild::cpu;
+    facts.torch_build_evidence = LogFact{"cpu", build.rocm_line, {}};
+  }
+}
+
+/// The fewest bytes a line holds a fact in: "gfx" and one hex digit.
+constexpr std::size_t k_shortest_fact = 4;
+
+}  // namespace
+
+LogLine quote(std::size_t number, std::string_view line) {
+  return {number, util::excerpt(line, k_max_quoted_bytes)};
+}
+
+LogScan scan_log(std::string_view text, const Knowledge& knowledge) {
+  LogScan scan;
+  scan.bytes = text.size();
+  std::vector<std::pair<std::string, std::vector<std::string>>> needles;  // lower-cased
+  std::vector<std::vector<std::string>> withs;
+  for (const auto& signature : knowledge.triage_signatures) {
+    std::vector<std::string> match;
+    for (const auto& m : signature.match) {
+      match.push_back(ascii_lower(m));
+    }
+    std::vector<std::string> with;
+    for (const auto& w : signature.with) {
+      with.push_back(ascii_lower(w));
+    }
+    needles.emplace_back(signature.id, std::move(match));
+    withs.push_back(std::move(with));
+    scan.hits.push_back({&signature, {}, 0});
+  }
+  // A line shorter than every needle and every fact ("gfx9" is the shortest) holds nothing:
+  // skipped at once, so a log of 16 MiB of empty lines costs no more than its bytes.
+  std::size_t shortest = k_shortest_fact;
+  for (const auto& needle : needles) {
+    for (const auto& text_of_match : needle.second) {
+      shortest = std::min(shortest, text_of_match.size());
+    }
+  }
+  BuildEvidence build;
+  std::string low;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t newline = text.find('\n', start);
+    const std::size_t end = newline == std::string_view::npos ? text.size() : newline;
+    std::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    ++scan.lines;
+    if (line.size() > k_max_triage_line) {
+      line = line.substr(0, k_max_triage_line);
+      ++scan.cut_lines;
+    }
+    if (!line.empty() && line.back() == '\r') {
+      line.remove_suffix(1);
+    }
+    if (line.size() < shortest) {
+      continue;
+    }
+    low = ascii_lower(line);
+    for (std::size_t i = 0; i < needles.size(); ++i) {
+      if (matches(low, needles[i].second, withs[i])) {
+        SignatureHit& hit = scan.hits[i];
+        if (hit.lines.size() < k_max_quoted_lines) {
+          hit.lines.push_back(quote(scan.lines, line));
+        }
+        ++hit.count;
+      }
+    }
+    scan_facts(line, low, scan.lines, knowledge, scan.facts, build);
+  }
+  settle_build(scan.facts, build);
+  scan.hits.erase(std::remove_if(scan.hits.begin(), scan.hits.end(),
+                                 [](const SignatureHit& hit) { return hit.count == 0; }),
+                  scan.hits.end());
+  return scan;
+}
+
+void check_triage_signatures(const Knowledge& knowledge) {
+  for (const auto& signature : knowledge.triage_signatures) {
+    if (find_check(signature.check) == nullptr) {
+      throw RulesError("triage.yaml", 0, 0,
+                       "signature " + util::excerpt(signature.id) + " names check " +
+                           util::excerpt(signature.check) +
+                           ", which is not in the check table (rocdoc list-checks)");
+    }
+  }
+}
+
+TriageInput read_triage_input(const std::string& path) {
+  TriageInput input;
+  const std::string name = path == "-" ? "standard input" : util::printable(path);
+  const std::string limit =
+      fmt::format("{} bytes ({} MiB)", k_max_triage_bytes, k_max_triage_bytes >> 20);
+  const auto failure =
+      util::read_whole_file(path, k_max_triage_bytes, input.text, util::Dash::standard_input);
+  if (!failure) {
+    return input;
+  }
+  using Kind = util::ReadFailure::Kind;
+  switch (failure->kind) {
+    case Kind::cannot_open:
+    case Kind::read_error:
+      input.problem =
+          name + ": " + (failure->error == ENOENT ? "no such file" : std::strerror(failure->error));
+      break;
+    case Kind::not_regular:
+      // A FIFO or a device (/dev/kmsg) could block forever; a stream is read from standard
+      // input, where the user chose to wait for it.
+      input.problem = failure->type == S_IFDIR
+                          ? name + ": a directory, not a log"
+                          : name + ": " + util::file_type_words(failure->type) +
+                                ", not a log file; pipe a stream to standard input instead "
+                                "(dmesg | rocdoc triage -)";
+      break;
+    case Kind::too_large:
+      input.problem =
+          failure->size
+              ? fmt::format("{}: {} bytes; triage reads a log of at most {}", name, *failure->size,
+                            limit)
+              : fmt::format("{}: more than {}; triage reads a log of at most that", name, limit);
+      break;
+  }
+  return input;
+}
+
+}  // namespace rocdoc
