@@ -5,6 +5,7 @@
 #include "probes/driver.h"
 #include "probes/kfd_topology.h"
 #include "probes/pci.h"
+#include "probes/pci_names.h"
 #include "probes/python.h"
 #include "probes/python_locations.h"
 #include "probes/system.h"
@@ -257,4 +258,45 @@ TEST_CASE("pyenv's version file: first word per line, comments skipped", "[parse
   CHECK(parse_pyenv_version_file("3.11.7\n") == std::vector<std::string>{"3.11.7"});
   CHECK(parse_pyenv_version_file("# pinned\n3.12.4 extra\n\nsystem\n") ==
         std::vector<std::string>{"3.12.4", "system"});
+}
+
+// A few lines of pci.ids as the pci.ids package writes it, and the forms libpci's parser accepts.
+constexpr std::string_view k_pci_ids =
+    "#\tList of PCI ID's\n"
+    "# 10de  Not a vendor: a comment\n"
+    "\n"
+    "1002  Advanced Micro Devices, Inc. [AMD/ATI]\n"
+    "\t74a1  Aqua Vanjaram [Instinct MI300X]\n"
+    "\t\t1002 74a1  MI300X subsystem\n"
+    "10de  NVIDIA Corporation\n"
+    "\t0020  NV4 [Riva TNT]\n"
+    "# a comment inside the block\n"
+    "\t2335  GH100 [H200 SXM 141GB]\n"
+    "\t\t10de 18be  H200 SXM 141GB subsystem\n"
+    "\t2684  AD102 [GeForce RTX 4090] \n"
+    "\t26B9  AD102GL [L40S]\r\n"
+    "10DF  Emulex Corporation\n"
+    "\t2335  Not NVIDIA's device\n"
+    "C 03  Display controller\n"
+    "\t00  VGA compatible controller\n";
+
+TEST_CASE("pci.ids: a vendor's block names the vendor and the device as libpci does",
+          "[parser][pci]") {
+  const auto h200 = pci_ids_lookup(k_pci_ids, 0x10de, 0x2335);
+  CHECK(h200.vendor == "NVIDIA Corporation");
+  CHECK(h200.device == "GH100 [H200 SXM 141GB]");
+  // One trailing blank and a CR are not part of the name; hex digits may be upper case.
+  CHECK(pci_ids_lookup(k_pci_ids, 0x10de, 0x2684).device == "AD102 [GeForce RTX 4090]");
+  CHECK(pci_ids_lookup(k_pci_ids, 0x10de, 0x26b9).device == "AD102GL [L40S]");
+  CHECK(pci_ids_lookup(k_pci_ids, 0x10df, 0x2335).vendor == "Emulex Corporation");
+  CHECK(pci_ids_lookup(k_pci_ids, 0x10df, 0x2335).device == "Not NVIDIA's device");
+  // A subsystem line is not a device; an unknown device leaves its vendor named.
+  const auto unknown = pci_ids_lookup(k_pci_ids, 0x1002, 0x1002);
+  CHECK(unknown.vendor == "Advanced Micro Devices, Inc. [AMD/ATI]");
+  CHECK(unknown.device.empty());
+  // An unknown vendor; a class is not a vendor; the last line has no line end.
+  CHECK(pci_ids_lookup(k_pci_ids, 0x8086, 0x0d57).vendor.empty());
+  CHECK(pci_ids_lookup(k_pci_ids, 0xc003, 0x0000).vendor.empty());
+  CHECK(pci_ids_lookup("8086  Intel Corporation", 0x8086, 0x0d57).vendor == "Intel Corporation");
+  CHECK(pci_ids_lookup("", 0x8086, 0x0d57).vendor.empty());
 }
