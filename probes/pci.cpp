@@ -142,8 +142,9 @@ std::string fallback_vendor_name(std::uint16_t vendor) {
 }
 
 void name_devices(const ProbeContext& context, PciFacts& facts) {
-  // Loading pci.ids through libpci costs ~20 ms, twice a whole check: do it only for GPUs
-  // that rules/ cannot name (other vendors, AMD ids missing from the table).
+  // Naming a device costs a look at pci.ids (its vendor's block, or all of it through libpci
+  // where pci.ids is not a plain file): do it only for GPUs that rules/ cannot name (other
+  // vendors, AMD ids missing from the table).
   const auto known_to_rules = [&](const PciDevice& device) {
     return device.vendor == k_amd && context.knowledge.amd_pci_id(device.device) != nullptr;
   };
@@ -155,7 +156,7 @@ void name_devices(const ProbeContext& context, PciFacts& facts) {
   std::optional<PciNameSource> names;
   if (wants_names) {
     names.emplace(context.host.local_path("/sys/bus/pci"));
-    facts.names_from = names->available() ? "libpci" : "rules only";
+    facts.names_from = names->available() ? names->source() : "rules only";
     if (!names->available()) {
       facts.names_problem = names->problem();
     }

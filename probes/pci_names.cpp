@@ -4,7 +4,13 @@ extern "C" {
 #include <pci/pci.h>
 }
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <array>
+#include <cerrno>
 #include <csetjmp>
 #include <cstdarg>
 #include <cstdio>
@@ -12,6 +18,7 @@ extern "C" {
 #include <string>
 
 #include "src/util/dynlib.h"
+#include "src/util/unique_fd.h"
 
 namespace rocdoc {
 
@@ -56,7 +63,137 @@ bool call_libpci(const Call& call) {
   return true;
 }
 
+bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+/// Four hex digits, either case, as libpci's id_hex reads them.
+std::optional<std::uint16_t> hex4(std::string_view text) {
+  if (text.size() < 4) {
+    return std::nullopt;
+  }
+  unsigned value = 0;
+  for (const char c : text.substr(0, 4)) {
+    value <<= 4;
+    if (c >= '0' && c <= '9') {
+      value += static_cast<unsigned>(c - '0');
+    } else if (c >= 'a' && c <= 'f') {
+      value += static_cast<unsigned>(c - 'a' + 10);
+    } else if (c >= 'A' && c <= 'F') {
+      value += static_cast<unsigned>(c - 'A' + 10);
+    } else {
+      return std::nullopt;
+    }
+  }
+  return static_cast<std::uint16_t>(value);
+}
+
+/// The name of an "ID  name" entry whose id is `id`; nullopt for another id or a malformed line.
+/// libpci wants a blank after the id, skips the blanks after it and reads a C string.
+std::optional<std::string_view> entry_name(std::string_view entry, std::uint16_t id) {
+  if (hex4(entry) != id || entry.size() < 5 || !is_blank(entry[4])) {
+    return std::nullopt;
+  }
+  std::string_view name = entry.substr(5);
+  while (!name.empty() && is_blank(name.front())) {
+    name.remove_prefix(1);
+  }
+  name = name.substr(0, name.find('\0'));
+  if (name.empty()) {
+    return std::nullopt;
+  }
+  return name;
+}
+
+// pci.ids is ~1.3 MB; a file past this is not pci.ids.
+constexpr std::size_t k_max_pci_ids = 64u << 20;
+
+// Where distributions put pci.ids (Debian and Ubuntu; Fedora, RHEL and Arch; SUSE). libpci built
+// with zlib reads pci.ids.gz before pci.ids: where that exists, libpci names the devices.
+constexpr const char* k_pci_ids_dirs[] = {"/usr/share/misc", "/usr/share/hwdata", "/usr/share"};
+
 }  // namespace
+
+PciNames pci_ids_lookup(std::string_view text, std::uint16_t vendor, std::uint16_t device) {
+  PciNames names;
+  bool in_vendor = false;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const std::size_t end = std::min(text.find('\n', pos), text.size());
+    std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    if (!in_vendor && !line.empty() && line.front() == '\t') {
+      continue;  // a device or subsystem of another vendor, or a subclass
+    }
+    // As names-parse.c reads a line: it ends at '\r' too, and one trailing blank is dropped.
+    line = line.substr(0, line.find('\r'));
+    if (!line.empty() && is_blank(line.back())) {
+      line.remove_suffix(1);
+    }
+    const std::size_t first = line.find_first_not_of(" \t");
+    if (first == std::string_view::npos || line[first] == '#') {
+      continue;  // blank lines and comments
+    }
+    const std::size_t nest = std::min(line.find_first_not_of('\t'), line.size());
+    if (nest == 0) {
+      if (in_vendor) {
+        break;  // the next vendor, class or block: the vendor has no such device
+      }
+      if (const auto name = entry_name(line, vendor)) {
+        names.vendor = std::string(*name);
+        in_vendor = true;
+      }
+    } else if (in_vendor && nest == 1) {
+      if (const auto name = entry_name(line.substr(1), device)) {
+        names.device = std::string(*name);
+        break;
+      }
+    }
+  }
+  return names;
+}
+
+/// pci.ids mapped read-only.
+struct PciNameSource::MappedIds {
+  /// The pci.ids libpci would read, mapped, when it is a plain file; nullptr otherwise.
+  static std::unique_ptr<MappedIds> map_system_file();
+
+  MappedIds(void* address, std::size_t size) : m_address(address), m_size(size) {}
+  ~MappedIds() { ::munmap(m_address, m_size); }
+  MappedIds(const MappedIds&) = delete;
+  MappedIds& operator=(const MappedIds&) = delete;
+  std::string_view text() const { return {static_cast<const char*>(m_address), m_size}; }
+
+ private:
+  void* m_address;
+  std::size_t m_size;
+};
+
+std::unique_ptr<PciNameSource::MappedIds> PciNameSource::MappedIds::map_system_file() {
+  for (const char* dir : k_pci_ids_dirs) {
+    const std::string path = std::string(dir) + "/pci.ids";
+    struct stat st {};
+    if (::stat((path + ".gz").c_str(), &st) == 0) {
+      return nullptr;  // libpci reads the compressed file first
+    }
+    util::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+    if (!fd.valid()) {
+      if (errno == ENOENT) {
+        continue;
+      }
+      return nullptr;
+    }
+    if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+        static_cast<std::uint64_t>(st.st_size) > k_max_pci_ids) {
+      return nullptr;
+    }
+    const auto size = static_cast<std::size_t>(st.st_size);
+    void* address = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd.get(), 0);
+    if (address == MAP_FAILED) {
+      return nullptr;
+    }
+    return std::make_unique<MappedIds>(address, size);
+  }
+  return nullptr;
+}
 
 struct PciNameSource::Impl {
   util::DynLib lib{"libpci.so.3", "libpci.so"};
@@ -70,8 +207,14 @@ struct PciNameSource::Impl {
   std::string problem;
 };
 
-PciNameSource::PciNameSource(const std::optional<std::string>& sysfs_path)
-    : m_impl(std::make_unique<Impl>()) {
+PciNameSource::PciNameSource(const std::optional<std::string>& sysfs_path, PciNamesFrom from) {
+  if (from == PciNamesFrom::pci_ids_file) {
+    m_ids = MappedIds::map_system_file();
+    if (m_ids) {
+      return;  // libpci would load all of pci.ids to name one device: ~20 ms
+    }
+  }
+  m_impl = std::make_unique<Impl>();
   Impl& impl = *m_impl;
   if (!impl.lib.loaded()) {
     impl.problem = impl.lib.error();
@@ -103,17 +246,27 @@ PciNameSource::PciNameSource(const std::optional<std::string>& sysfs_path)
 }
 
 PciNameSource::~PciNameSource() {
-  if (m_impl->access != nullptr) {
+  if (m_impl && m_impl->access != nullptr) {
     Impl& impl = *m_impl;
     call_libpci([&impl] { impl.cleanup(impl.access); });
   }
 }
 
-bool PciNameSource::available() const { return m_impl->access != nullptr; }
+bool PciNameSource::available() const {
+  return m_ids != nullptr || (m_impl && m_impl->access != nullptr);
+}
 
-const std::string& PciNameSource::problem() const { return m_impl->problem; }
+const std::string& PciNameSource::problem() const {
+  static const std::string k_none;
+  return m_impl ? m_impl->problem : k_none;
+}
+
+const char* PciNameSource::source() const { return m_ids ? "pci.ids" : "libpci"; }
 
 std::optional<PciNames> PciNameSource::lookup(std::uint16_t vendor, std::uint16_t device) {
+  if (m_ids) {
+    return pci_ids_lookup(m_ids->text(), vendor, device);
+  }
   Impl& impl = *m_impl;
   if (impl.access == nullptr) {
     return std::nullopt;

@@ -50,7 +50,7 @@ struct PciDevice {
 
 struct PciFacts {
   std::vector<PciDevice> devices;            ///< sorted by BDF
-  std::string names_from;                    ///< "libpci" or "rules only"
+  std::string names_from;                    ///< "pci.ids", "libpci" or "rules only"
   std::optional<std::string> names_problem;  ///< why libpci names are missing
 
   const PciDevice* find(const std::string& bdf) const;

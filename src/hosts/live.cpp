@@ -30,7 +30,20 @@ namespace {
 
 constexpr int k_max_indexed_env = 64;  // HSA_OVERRIDE_GFX_VERSION_0 .. _63
 
-std::string group_name(gid_t gid) {
+/// /etc/passwd or /etc/group when NSS would read it first (nsswitch.conf): the name found there
+/// is NSS's answer, without getpwuid's and getgrgid's tries of nscd's socket.
+std::optional<std::string> files_first(const std::optional<std::string>& nsswitch,
+                                       std::string_view database, const std::string& path) {
+  if (!nsswitch || !util::nss_asks_files_first(*nsswitch, database)) {
+    return std::nullopt;
+  }
+  return read_local_file(path, 1 << 20);
+}
+
+std::string group_name(gid_t gid, const std::optional<std::string>& etc_group) {
+  if (auto name = etc_group ? util::name_of_id(*etc_group, gid) : std::nullopt) {
+    return std::move(*name);
+  }
   std::array<char, 4096> buffer{};
   struct group entry {};
   struct group* found = nullptr;
@@ -40,7 +53,10 @@ std::string group_name(gid_t gid) {
   return std::to_string(gid);
 }
 
-std::string user_name(uid_t uid) {
+std::string user_name(uid_t uid, const std::optional<std::string>& etc_passwd) {
+  if (auto name = etc_passwd ? util::name_of_id(*etc_passwd, uid) : std::nullopt) {
+    return std::move(*name);
+  }
   std::array<char, 4096> buffer{};
   struct passwd entry {};
   struct passwd* found = nullptr;
@@ -226,7 +242,9 @@ Identity LiveHost::identity() const {
   Identity identity;
   identity.uid = ::getuid();
   identity.gid = ::getgid();
-  identity.user = user_name(identity.uid);
+  const auto nsswitch = read_local_file("/etc/nsswitch.conf", 1 << 16);
+  identity.user = user_name(identity.uid, files_first(nsswitch, "passwd", "/etc/passwd"));
+  const auto etc_group = files_first(nsswitch, "group", "/etc/group");
   const int count = ::getgroups(0, nullptr);
   std::vector<gid_t> gids(static_cast<std::size_t>(std::max(count, 0)));
   const int got = count > 0 ? ::getgroups(count, gids.data()) : 0;
@@ -235,7 +253,7 @@ Identity LiveHost::identity() const {
     gids.insert(gids.begin(), identity.gid);
   }
   for (const gid_t gid : gids) {
-    identity.groups.push_back({group_name(gid), gid});
+    identity.groups.push_back({group_name(gid, etc_group), gid});
   }
   return identity;
 }

@@ -3,8 +3,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
+
+#include "src/util/strings.h"
 
 namespace rocdoc::util {
 
@@ -69,6 +72,62 @@ const char* find(const Name (&table)[N], int value) {
 constexpr long k_close_range = 436;
 
 }  // namespace
+
+bool nss_asks_files_first(std::string_view nsswitch, std::string_view database) {
+  while (!nsswitch.empty()) {
+    const std::size_t end = std::min(nsswitch.find('\n'), nsswitch.size());
+    std::string_view line = nsswitch.substr(0, end);
+    nsswitch.remove_prefix(std::min(end + 1, nsswitch.size()));
+    line = line.substr(0, line.find('#'));
+    const std::size_t start = line.find_first_not_of(" \t");
+    if (start == std::string_view::npos) {
+      continue;
+    }
+    line.remove_prefix(start);
+    const std::size_t colon = line.find(':');
+    std::string_view name = line.substr(0, colon);
+    name = name.substr(0, name.find_last_not_of(" \t") + 1);
+    if (colon == std::string_view::npos || name != database) {
+      continue;
+    }
+    std::string_view sources = line.substr(colon + 1);
+    const std::size_t first = sources.find_first_not_of(" \t");
+    if (first == std::string_view::npos) {
+      return false;
+    }
+    sources.remove_prefix(first);
+    const std::string_view source = sources.substr(0, sources.find_first_of(" \t["));
+    return source == "files" || source == "compat";
+  }
+  return false;  // glibc's built-in default: leave it to NSS
+}
+
+std::optional<std::string> name_of_id(std::string_view file, std::uint32_t id) {
+  while (!file.empty()) {
+    const std::size_t end = std::min(file.find('\n'), file.size());
+    std::string_view line = file.substr(0, end);
+    file.remove_prefix(std::min(end + 1, file.size()));
+    const std::size_t start = line.find_first_not_of(" \t");
+    if (start == std::string_view::npos || line[start] == '#') {
+      continue;
+    }
+    line.remove_prefix(start);
+    if (line.front() == '+' || line.front() == '-') {
+      return std::nullopt;  // NIS compat entries: NSS decides
+    }
+    const std::size_t first = line.find(':');
+    const std::size_t second = first == std::string_view::npos ? first : line.find(':', first + 1);
+    if (second == std::string_view::npos || first == 0) {
+      continue;
+    }
+    const std::string_view field = line.substr(second + 1, line.find(':', second + 1) - second - 1);
+    if (field.find_first_not_of("0123456789") == std::string_view::npos &&
+        parse_number<std::uint32_t>(field) == id) {
+      return std::string(line.substr(0, first));
+    }
+  }
+  return std::nullopt;
+}
 
 std::string errno_symbol(int error) {
   const char* name = find(k_errnos, error);

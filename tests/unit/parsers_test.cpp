@@ -1,14 +1,19 @@
 // Parsers take strings: each is tested on text as the machine prints it.
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+
 #include "probes/access.h"
 #include "probes/driver.h"
 #include "probes/kfd_topology.h"
 #include "probes/pci.h"
+#include "probes/pci_names.h"
 #include "probes/python.h"
 #include "probes/python_locations.h"
 #include "probes/system.h"
 #include "rocdoc/knowledge_loader.h"
+#include "src/hosts/kernel_log.h"
+#include "src/util/strings.h"
 
 using namespace rocdoc;
 
@@ -258,4 +263,170 @@ TEST_CASE("pyenv's version file: first word per line, comments skipped", "[parse
   CHECK(parse_pyenv_version_file("3.11.7\n") == std::vector<std::string>{"3.11.7"});
   CHECK(parse_pyenv_version_file("# pinned\n3.12.4 extra\n\nsystem\n") ==
         std::vector<std::string>{"3.12.4", "system"});
+}
+
+// A few lines of pci.ids as the pci.ids package writes it, and the forms libpci's parser accepts.
+constexpr std::string_view k_pci_ids =
+    "#\tList of PCI ID's\n"
+    "# 10de  Not a vendor: a comment\n"
+    "\n"
+    "1002  Advanced Micro Devices, Inc. [AMD/ATI]\n"
+    "\t74a1  Aqua Vanjaram [Instinct MI300X]\n"
+    "\t\t1002 74a1  MI300X subsystem\n"
+    "10de  NVIDIA Corporation\n"
+    "\t0020  NV4 [Riva TNT]\n"
+    "# a comment inside the block\n"
+    "\t2335  GH100 [H200 SXM 141GB]\n"
+    "\t\t10de 18be  H200 SXM 141GB subsystem\n"
+    "\t2684  AD102 [GeForce RTX 4090] \n"
+    "\t26B9  AD102GL [L40S]\r\n"
+    "10DF  Emulex Corporation\n"
+    "\t2335  Not NVIDIA's device\n"
+    "C 03  Display controller\n"
+    "\t00  VGA compatible controller\n";
+
+TEST_CASE("pci.ids: a vendor's block names the vendor and the device as libpci does",
+          "[parser][pci]") {
+  const auto h200 = pci_ids_lookup(k_pci_ids, 0x10de, 0x2335);
+  CHECK(h200.vendor == "NVIDIA Corporation");
+  CHECK(h200.device == "GH100 [H200 SXM 141GB]");
+  // One trailing blank and a CR are not part of the name; hex digits may be upper case.
+  CHECK(pci_ids_lookup(k_pci_ids, 0x10de, 0x2684).device == "AD102 [GeForce RTX 4090]");
+  CHECK(pci_ids_lookup(k_pci_ids, 0x10de, 0x26b9).device == "AD102GL [L40S]");
+  CHECK(pci_ids_lookup(k_pci_ids, 0x10df, 0x2335).vendor == "Emulex Corporation");
+  CHECK(pci_ids_lookup(k_pci_ids, 0x10df, 0x2335).device == "Not NVIDIA's device");
+  // A subsystem line is not a device; an unknown device leaves its vendor named.
+  const auto unknown = pci_ids_lookup(k_pci_ids, 0x1002, 0x1002);
+  CHECK(unknown.vendor == "Advanced Micro Devices, Inc. [AMD/ATI]");
+  CHECK(unknown.device.empty());
+  // An unknown vendor; a class is not a vendor; the last line has no line end.
+  CHECK(pci_ids_lookup(k_pci_ids, 0x8086, 0x0d57).vendor.empty());
+  CHECK(pci_ids_lookup(k_pci_ids, 0xc003, 0x0000).vendor.empty());
+  CHECK(pci_ids_lookup("8086  Intel Corporation", 0x8086, 0x0d57).vendor == "Intel Corporation");
+  CHECK(pci_ids_lookup("", 0x8086, 0x0d57).vendor.empty());
+}
+
+namespace {
+
+struct TestRecord {
+  int priority;
+  std::uint64_t usec;
+  std::string text;  // as the kernel stores it: raw bytes, '\n' between the lines of one message
+};
+
+// The record as /dev/kmsg gives it (devkmsg_read: info_print_ext_header, msg_add_ext_text, keys).
+std::string as_kmsg(const TestRecord& record, std::size_t seq) {
+  std::string escaped;
+  for (const char c : record.text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < ' ' || byte >= 127 || c == '\\') {
+      static constexpr char k_hex[] = "0123456789abcdef";
+      escaped += "\\x";
+      escaped += k_hex[byte >> 4];
+      escaped += k_hex[byte & 0xf];
+    } else {
+      escaped += c;
+    }
+  }
+  return std::to_string(record.priority) + "," + std::to_string(seq) + "," +
+         std::to_string(record.usec) + ",-;" + escaped + "\n SUBSYSTEM=pci\n DEVICE=+pci:0\n";
+}
+
+// The records as klogctl(SYSLOG_ACTION_READ_ALL) prints them (record_print_text): a prefix on
+// each line of a message.
+std::string as_syslog(const std::vector<TestRecord>& records) {
+  std::string text;
+  for (const auto& record : records) {
+    char prefix[64];
+    std::snprintf(prefix, sizeof prefix, "<%d>[%5llu.%06llu] ", record.priority,
+                  static_cast<unsigned long long>(record.usec / 1000000),
+                  static_cast<unsigned long long>(record.usec % 1000000));
+    for (const auto line : util::split(record.text, '\n')) {
+      text += prefix;
+      text += line;
+      text += '\n';
+    }
+  }
+  return text;
+}
+
+std::vector<std::string> kmsg_gpu_lines(const std::vector<TestRecord>& records) {
+  std::vector<std::string> lines;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    if (auto line = gpu_kernel_line(as_kmsg(records[i], i + 17))) {
+      lines.push_back(*line);
+    }
+  }
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("kernel log: klogctl's READ_ALL text gives /dev/kmsg's GPU lines", "[parser][kernel]") {
+  const std::vector<TestRecord> records = {
+      {5, 0, "Linux version 6.8.0-45-generic (buildd@lcy02-amd64-075)"},
+      {6, 0, "Command line: BOOT_IMAGE=/vmlinuz amdgpu.ppfeaturemask=0xfff7bfff iommu=pt"},
+      {6, 74, "ACPI: RSDP 0x00000000000F05B0 000014 (v00 BOCHS )"},
+      {6, 74, "ACPI: XSDT 0x000000007FFE1A3D 00003C (v01 BOCHS )"},  // the same microsecond
+      {4, 2'417'032, "[drm] amdgpu kernel modesetting enabled."},
+      {6, 7'026'427, "kfd kfd: amdgpu: skipped device 1002:67df, PCI rejects atomics 730<0"},
+      {6, 7'100'000, "usb 1-1: new high-speed USB device number 2 using xhci_hcd"},
+      {3, 12'500'001, "amdgpu 0000:03:00.0: amdgpu:\tring gfx timeout \\ signaled seq=1, ü"},
+      {6, 13'000'000, "a message of\ntwo lines, neither about the GPU"},
+      {6, 99'999'999'000'123, "amdgpu: a long-running host"},
+  };
+  const std::string syslog = as_syslog(records);
+  const auto lines = gpu_kernel_lines_of_syslog(syslog, as_kmsg(records[0], 17));
+  REQUIRE(lines);
+  CHECK(*lines == kmsg_gpu_lines(records));
+  CHECK(lines->size() == 5);
+  CHECK((*lines)[3] ==
+        "[   12.500001] amdgpu 0000:03:00.0: amdgpu:\\x09ring gfx timeout \\x5c signaled seq=1, "
+        "\\xc3\\xbc");
+  CHECK(lines->back() == "[99999999.000123] amdgpu: a long-running host");
+
+  // Each record once, as /dev/kmsg gives it; lines of one prefix are one record.
+  std::vector<std::string> seen;
+  CHECK(for_each_syslog_record(syslog, [&](std::string_view record, std::size_t line_count) {
+    seen.emplace_back(record);
+    CHECK(line_count == (seen.size() == 3 || seen.size() == 8 ? 2u : 1u));
+  }));
+  REQUIRE(seen.size() == 9);
+  CHECK(seen[2] ==
+        "6,0,74,-;ACPI: RSDP 0x00000000000F05B0 000014 (v00 BOCHS )\\x0aACPI: XSDT "
+        "0x000000007FFE1A3D 00003C (v01 BOCHS )");
+  CHECK(seen[7] == "6,0,13000000,-;a message of\\x0atwo lines, neither about the GPU");
+
+  // CONFIG_PRINTK_CALLER's "[  T123]" after the time.
+  CHECK(gpu_kernel_lines_of_syslog("<6>[    7.026427][  T123] kfd kfd: amdgpu: ok\n",
+                                   "6,0,7026427,-;kfd kfd: amdgpu: ok\n caller=T123\n") ==
+        std::vector<std::string>{"[    7.026427] kfd kfd: amdgpu: ok"});
+  CHECK(gpu_kernel_lines_of_syslog("", "6,0,1,-;x\n") == std::nullopt);
+}
+
+TEST_CASE("kernel log: klogctl's text that could differ from /dev/kmsg is not used",
+          "[parser][kernel]") {
+  const std::vector<TestRecord> records = {
+      {6, 1'000, "pci 0000:03:00.0: Adding to iommu group 12"},
+      {6, 2'000, "amdgpu 0000:03:00.0: amdgpu: SMU is initialized successfully!"},
+  };
+  const std::string first = as_kmsg(records[0], 0);
+  REQUIRE(gpu_kernel_lines_of_syslog(as_syslog(records), first));
+  // printk.time=0: READ_ALL prints no time, /dev/kmsg still does.
+  CHECK_FALSE(gpu_kernel_lines_of_syslog("<6>pci 0000:03:00.0: Adding to iommu group 12\n", first));
+  // After dmesg -C, READ_ALL starts later than /dev/kmsg.
+  CHECK_FALSE(gpu_kernel_lines_of_syslog(as_syslog({records[1]}), first));
+  // Two GPU lines of one prefix: one message of two lines, or two messages?
+  const std::vector<TestRecord> same_time = {records[0], {6, 1'000, "amdgpu: second"}};
+  CHECK_FALSE(gpu_kernel_lines_of_syslog(as_syslog(same_time), first));
+  // A GPU message close to the kernel's 1 KiB of printed record may have been cut short there.
+  const std::vector<TestRecord> long_line = {records[0],
+                                             {6, 3'000, "amdgpu: " + std::string(990, 'x')}};
+  CHECK_FALSE(gpu_kernel_lines_of_syslog(as_syslog(long_line), first));
+  // A line without the prefix ends the text's use.
+  CHECK_FALSE(gpu_kernel_lines_of_syslog(as_syslog(records) + "garbage\n", first));
+  bool called = false;
+  CHECK_FALSE(for_each_syslog_record("<6>[    0.000001] a\n<6>[ 0.000002 b\n",
+                                     [&](std::string_view, std::size_t) { called = true; }));
+  CHECK(called);
 }

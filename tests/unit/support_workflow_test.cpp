@@ -1,6 +1,8 @@
 // Issue 10: the pieces behind rocdoc snapshot, check --snapshot, --redact and the kernel log,
 // on plain strings and in memory.
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 
@@ -9,12 +11,15 @@
 #include "rocdoc/knowledge_loader.h"
 #include "rocdoc/pipeline.h"
 #include "src/hosts/kernel_log.h"
+#include "src/hosts/live.h"
 #include "src/hosts/recording.h"
 #include "src/hosts/redacting.h"
 #include "src/hosts/snapshot.h"
 #include "src/snapshot/memory_tree.h"
 #include "src/snapshot/provenance.h"
 #include "src/snapshot/writer.h"
+#include "src/util/strings.h"
+#include "src/util/unique_fd.h"
 
 namespace rocdoc {
 namespace {
@@ -106,6 +111,83 @@ TEST_CASE("Kernel log records: only GPU lines, as dmesg prints them") {
     CHECK_FALSE(log.error.empty());
   }
   CHECK(read_kernel_log("/nonexistent/kmsg").error == "ENOENT");
+  CHECK(read_kernel_log("/nonexistent/kmsg", KernelLogRead::kmsg_records).error == "ENOENT");
+}
+
+namespace {
+
+/// A /dev/kmsg record (or one of for_each_syslog_record's) as "priority,usec;text".
+std::string kmsg_key_and_text(std::string_view record) {
+  const auto semicolon = record.find(';');
+  const auto fields = util::split(record.substr(0, semicolon), ',');
+  std::string_view text = record.substr(semicolon + 1);
+  return std::string(fields.at(0)) + "," + std::string(fields.at(2)) + ";" +
+         std::string(text.substr(0, text.find('\n')));
+}
+
+}  // namespace
+
+TEST_CASE("kernel log live: klogctl's whole buffer and /dev/kmsg give the same records and lines",
+          "[kernel][live]") {
+  util::UniqueFd fd(::open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+  if (!fd.valid()) {
+    WARN("SKIPPED: /dev/kmsg: " << errno_name(errno));
+    return;
+  }
+  std::vector<std::string> kmsg;
+  std::array<char, 8192> record{};
+  for (;;) {
+    const ssize_t n = ::read(fd.get(), record.data(), record.size());
+    if (n < 0 && (errno == EINTR || errno == EPIPE)) {
+      continue;
+    }
+    if (n <= 0) {
+      break;
+    }
+    kmsg.emplace_back(record.data(), static_cast<std::size_t>(n));
+  }
+  const auto syslog = read_syslog_buffer();
+  if (!syslog) {
+    WARN("SKIPPED: klogctl(SYSLOG_ACTION_READ_ALL): " << errno_name(errno));
+    return;
+  }
+  REQUIRE_FALSE(kmsg.empty());
+  // /dev/kmsg's records, those of one priority and microsecond joined as READ_ALL's text
+  // joins them, against every record of READ_ALL's text.
+  std::vector<std::string> expected;
+  std::string last_key;
+  for (const auto& one : kmsg) {
+    const std::string keyed = kmsg_key_and_text(one);
+    const std::string key = keyed.substr(0, keyed.find(';'));
+    if (!expected.empty() && key == last_key) {
+      expected.back() += "\\x0a" + keyed.substr(keyed.find(';') + 1);
+    } else {
+      expected.push_back(keyed);
+      last_key = key;
+    }
+  }
+  std::vector<std::string> got;
+  REQUIRE(for_each_syslog_record(
+      *syslog, [&](std::string_view one, std::size_t) { got.push_back(kmsg_key_and_text(one)); }));
+  // Records may arrive between the two reads (and, on a busy host, push out the oldest).
+  REQUIRE_FALSE(got.empty());
+  if (got.front() != expected.front()) {
+    WARN("SKIPPED: the kernel log moved on between the two reads");
+    return;
+  }
+  const std::size_t common = std::min(got.size(), expected.size());
+  CHECK(std::vector<std::string>(got.begin(), got.begin() + static_cast<long>(common)) ==
+        std::vector<std::string>(expected.begin(), expected.begin() + static_cast<long>(common)));
+
+  // The GPU lines: READ_ALL's text as read_kernel_log uses it, and /dev/kmsg alone.
+  const KernelLog by_record = read_kernel_log("/dev/kmsg", KernelLogRead::kmsg_records);
+  REQUIRE(by_record.lines);
+  if (const auto lines = gpu_kernel_lines_of_syslog(*syslog, kmsg.front())) {
+    CHECK(*lines == *by_record.lines);
+  } else {
+    WARN("klogctl's text is not used on this machine (a GPU message of several lines?)");
+  }
+  CHECK(read_kernel_log().lines == by_record.lines);
 }
 
 TEST_CASE("A recording of a fixture, written and read back, gives the same findings") {

@@ -41,3 +41,32 @@ TEST_CASE("close_descriptors_from closes every descriptor from the first") {
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
 }
+
+TEST_CASE("user and group names from /etc/passwd and /etc/group where NSS reads them first") {
+  const std::string_view debian =
+      "# /etc/nsswitch.conf\n\npasswd:         files systemd\ngroup:          files systemd\n"
+      "hosts:          files dns\n";
+  CHECK(nss_asks_files_first(debian, "passwd"));
+  CHECK(nss_asks_files_first(debian, "group"));
+  CHECK(nss_asks_files_first("passwd: compat\n", "passwd"));
+  CHECK(nss_asks_files_first("group:files [SUCCESS=merge] sss\n", "group"));
+  // Another source first, no line (glibc's default), or the line commented out: ask NSS.
+  CHECK_FALSE(nss_asks_files_first("passwd: sss files\ngroup: files\n", "passwd"));
+  CHECK_FALSE(nss_asks_files_first("group: files\n", "passwd"));
+  CHECK_FALSE(nss_asks_files_first("#passwd: files\n", "passwd"));
+  CHECK_FALSE(nss_asks_files_first("passwd:\n", "passwd"));
+  CHECK_FALSE(nss_asks_files_first("", "group"));
+
+  const std::string_view passwd =
+      "root:x:0:0:root:/root:/bin/bash\n# a comment\n\nrender-user:x:1000:1000::/home/r:/bin/sh\n"
+      "second:x:1000:1000::/home/s:/bin/sh\nbad:x:12a:0::/:/bin/sh\n+nisuser::::::\n"
+      "late:x:2000:2000::/:/bin/sh";
+  CHECK(name_of_id(passwd, 0) == "root");
+  CHECK(name_of_id(passwd, 1000) == "render-user");  // the first line with the id
+  CHECK(name_of_id(passwd, 12) == std::nullopt);
+  CHECK(name_of_id(passwd, 2000) == std::nullopt);  // after a NIS line: NSS decides
+  CHECK(name_of_id("video:x:44:alice,bob\nrender:x:105:", 105) == "render");
+  CHECK(name_of_id("render:x:4294967296:\n", 0) == std::nullopt);
+  CHECK(name_of_id(":x:5:\n", 5) == std::nullopt);
+  CHECK(name_of_id("", 0) == std::nullopt);
+}
