@@ -11,7 +11,6 @@
 #include "rocdoc/check.h"
 #include "rocdoc/pipeline.h"
 #include "rocdoc/render.h"
-#include "src/commands/snapshot.h"
 #include "src/util/strings.h"
 
 namespace rocdoc {
@@ -174,4 +173,37 @@ std::optional<std::string> format_problem(std::string_view command, const std::s
   }
   return std::nullopt;
 }
+std::optional<std::chrono::milliseconds> parse_deep_timeout(std::string_view text) {
+  // Seconds with at most three decimals, read by hand: no locale, no exponent, no "inf".
+  const auto dot = text.find('.');
+  const auto whole = util::parse_number<std::uint32_t>(text.substr(0, dot));
+  std::uint64_t millis = 0;
+  if (dot != std::string_view::npos) {
+    const auto fraction = text.substr(dot + 1);
+    if (fraction.empty() || fraction.size() > 3 ||
+        fraction.find_first_not_of("0123456789") != std::string_view::npos) {
+      return std::nullopt;
+    }
+    millis = *util::parse_number<std::uint32_t>(std::string(fraction) +
+                                                std::string(3 - fraction.size(), '0'));
+  }
+  if (!whole || *whole > 600) {
+    return std::nullopt;
+  }
+  millis += std::uint64_t{*whole} * 1000;
+  if (millis < 100 || millis > 600'000) {
+    return std::nullopt;
+  }
+  return std::chrono::milliseconds(millis);
+}
+
+RuntimeOptions runtime_options(bool deep, const std::string& timeout) {
+  RuntimeOptions options;
+  options.mode = deep ? RuntimeMode::load : RuntimeMode::recorded_only;
+  if (const auto limit = parse_deep_timeout(timeout)) {
+    options.timeout = *limit;
+  }
+  return options;
+}
+
 }  // namespace rocdoc

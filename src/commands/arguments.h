@@ -3,12 +3,15 @@
 // words ("check --root: /x: no such directory"), or nullopt.
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <ostream>
 #include <set>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "rocdoc/probes.h"
 
 namespace rocdoc {
 
@@ -24,6 +27,11 @@ std::set<std::string> check_ids(const std::vector<std::string>& values, std::str
 
 /// Why PATH cannot be the directory that `what` names: "check --root: /x: no such directory".
 std::optional<std::string> directory_problem(const std::string& what, const std::string& path);
+
+/// --timeout's value: seconds from 0.1 to 600, decimals allowed; nullopt when not one.
+std::optional<std::chrono::milliseconds> parse_deep_timeout(std::string_view text);
+/// --deep and --timeout (checked) as the runtime probe takes them.
+RuntimeOptions runtime_options(bool deep, const std::string& timeout);
 
 /// --timeout SECONDS (with --deep only; 0.1 to 600), or why not.
 std::optional<std::string> deep_timeout_problem(std::string_view command, bool deep,

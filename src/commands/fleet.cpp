@@ -21,10 +21,10 @@
 #include "rocdoc/render.h"
 #include "src/commands/arguments.h"
 #include "src/commands/command.h"
-#include "src/commands/snapshot.h"
 #include "src/fleet/summary.h"
 #include "src/hosts/snapshot.h"
 #include "src/render/fleet.h"
+#include "src/snapshot/open.h"
 #include "src/util/byte_source.h"
 #include "src/util/strings.h"
 

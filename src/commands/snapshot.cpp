@@ -104,39 +104,6 @@ std::optional<std::string> snapshot_argument_problem(const SnapshotOptions& opti
 
 }  // namespace
 
-std::optional<std::chrono::milliseconds> parse_deep_timeout(std::string_view text) {
-  // Seconds with at most three decimals, read by hand: no locale, no exponent, no "inf".
-  const auto dot = text.find('.');
-  const auto whole = util::parse_number<std::uint32_t>(text.substr(0, dot));
-  std::uint64_t millis = 0;
-  if (dot != std::string_view::npos) {
-    const auto fraction = text.substr(dot + 1);
-    if (fraction.empty() || fraction.size() > 3 ||
-        fraction.find_first_not_of("0123456789") != std::string_view::npos) {
-      return std::nullopt;
-    }
-    millis = *util::parse_number<std::uint32_t>(std::string(fraction) +
-                                                std::string(3 - fraction.size(), '0'));
-  }
-  if (!whole || *whole > 600) {
-    return std::nullopt;
-  }
-  millis += std::uint64_t{*whole} * 1000;
-  if (millis < 100 || millis > 600'000) {
-    return std::nullopt;
-  }
-  return std::chrono::milliseconds(millis);
-}
-
-RuntimeOptions runtime_options(bool deep, const std::string& timeout) {
-  RuntimeOptions options;
-  options.mode = deep ? RuntimeMode::load : RuntimeMode::recorded_only;
-  if (const auto limit = parse_deep_timeout(timeout)) {
-    options.timeout = *limit;
-  }
-  return options;
-}
-
 int run_snapshot(const SnapshotOptions& options, const std::vector<PythonInterpreter>& interpreters,
                  std::ostream& out, std::ostream& err) {
   const auto start = std::chrono::steady_clock::now();
@@ -203,38 +170,6 @@ int run_snapshot(const SnapshotOptions& options, const std::vector<PythonInterpr
       << "; attach it to the ticket. To diagnose it again:\n  rocdoc check "
       << (options.dir.empty() ? "--snapshot " : "--root ") << util::shell_word(written) << "\n";
   return 0;
-}
-
-OpenedSnapshot open_snapshot_directory(const std::string& dir) {
-  OpenedSnapshot opened;
-  opened.host = std::make_unique<SnapshotHost>(dir);
-  const std::string report = dir + "/" + std::string(k_capture_report_name);
-  struct ::stat st {};
-  if (::lstat(report.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
-    opened.capture_report = read_local_file(report, std::size_t{16} << 20);
-  }
-  return opened;
-}
-
-OpenedSnapshot open_snapshot_archive(const std::string& file) {
-  SnapshotArchive archive = read_snapshot_archive(file);
-  OpenedSnapshot opened;
-  opened.host = std::make_unique<SnapshotHost>(file, archive.manifest, std::move(archive.root));
-  opened.capture_report = std::move(archive.report_json);
-  return opened;
-}
-
-void describe_capture(const Host& host, const std::optional<std::string>& capture_report,
-                      Report& report) {
-  const auto* snapshot = dynamic_cast<const SnapshotHost*>(&host);
-  if (snapshot == nullptr) {
-    return;
-  }
-  report.capture = capture_provenance(snapshot->manifest(), capture_report, report);
-  if (report.capture) {
-    const auto notes = capture_notes(*report.capture, report.rules_revision);
-    report.notes.insert(report.notes.begin(), notes.begin(), notes.end());
-  }
 }
 
 RegisteredCommand add_snapshot_options(CLI::App& command, const CLI::App& /*app*/) {

@@ -12,7 +12,7 @@
 #include "rocdoc/knowledge_loader.h"
 #include "src/checks/checks.h"
 #include "src/checks/runtime_causes.h"
-#include "src/commands/snapshot.h"
+#include "src/commands/arguments.h"
 #include "src/hosts/snapshot_root.h"
 #include "src/runtime/descendants.h"
 #include "src/runtime/json.h"
