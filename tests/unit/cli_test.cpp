@@ -538,13 +538,10 @@ TEST_CASE("Every row of the table of commands has its help, its man page entry a
       CHECK(man.find("**rocdoc " + word + "**") != std::string::npos);
       CHECK(man.find("\n**" + word + "**") != std::string::npos);
       std::vector<std::string> args;
-      for (const auto part :
-           {word.substr(0, word.find(' ')), word.find(' ') == std::string::npos
-                                                ? std::string()
-                                                : word.substr(word.find(' ') + 1)}) {
-        if (!part.empty()) {
-          args.push_back(part);
-        }
+      const auto space = word.find(' ');
+      args.push_back(word.substr(0, space));
+      if (space != std::string::npos) {
+        args.push_back(word.substr(space + 1));
       }
       args.emplace_back("--help");
       const Run help = cli(args);
