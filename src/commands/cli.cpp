@@ -120,16 +120,20 @@ std::optional<std::pair<std::string, std::string>> normalize_arguments(
                                              : "; did you mean " + suggestion + "?"),
                      std::string()};
   }
-  if (args[0] == "rules" && (args.size() == 1 || !is_option(args[1]))) {
+  // A command with commands of its own ("rules lint"): one of them must follow it.
+  const Command& row = *find_command(args[0]);
+  if (!row.subcommands.empty() && (args.size() == 1 || !is_option(args[1]))) {
+    const std::vector<std::string> subcommands(row.subcommands.begin(), row.subcommands.end());
+    const std::string name(row.name);
     if (args.size() == 1) {
-      return std::pair{std::string("rules: needs a command: lint or show"), std::string("rules")};
+      return std::pair{name + ": needs a command: " + util::join(subcommands, " or "), name};
     }
-    if (!is_subcommand("rules", args[1])) {
-      const std::string best = closest(args[1], {"lint", "show"});
-      return std::pair{
-          "rules: unknown command '" + util::printable(args[1]) + "'" +
-              (best.empty() ? "; the commands are lint and show" : "; did you mean " + best + "?"),
-          std::string("rules")};
+    if (!is_subcommand(row.name, args[1])) {
+      const std::string best = closest(args[1], subcommands);
+      return std::pair{name + ": unknown command '" + util::printable(args[1]) + "'" +
+                           (best.empty() ? "; the commands are " + util::join(subcommands, " and ")
+                                         : "; did you mean " + best + "?"),
+                       name};
     }
   }
   return std::nullopt;
