@@ -18,7 +18,8 @@ bool has(std::string_view text, std::string_view part) {
 // …: unsigned module loading is restricted", "Loading of unsigned module is rejected"),
 // drivers/base/firmware_loader ("Direct firmware load for amdgpu/… failed with error -2"),
 // amdgpu_job.c ("ring … timeout"), amdgpu_device.c ("GPU reset begin!"), amd iommu
-// ("IO_PAGE_FAULT").
+// ("IO_PAGE_FAULT"), kfd_process.c (kfd_process_init_cwsr_apu: "Failure to set tba address.
+// error %d.").
 std::optional<KernelEventKind> classify_kernel_line(std::string_view line) {
   const std::string lower = util::to_lower(line);
   if (has(lower, "rejects atomics")) {
@@ -45,6 +46,9 @@ std::optional<KernelEventKind> classify_kernel_line(std::string_view line) {
   }
   if (has(lower, "io_page_fault") || has(lower, "iommu fault")) {
     return KernelEventKind::iommu_fault;
+  }
+  if (has(lower, "failure to set tba address")) {
+    return KernelEventKind::trap_handler_refused;  // kfd_process_init_cwsr_apu()'s vm_mmap
   }
   return std::nullopt;
 }

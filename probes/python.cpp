@@ -1,6 +1,7 @@
 #include "probes/python.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "probes/gpu_code.h"
 #include "probes/python_locations.h"
@@ -246,6 +247,27 @@ bool path_python_inspected(const Host& host, const PathPython& python,
   });
 }
 
+/// Marks the environments the first python3 on PATH runs: those found through its directory
+/// (a venv's bin, a conda env's bin), the pyenv version its shim selects, or, for the
+/// distribution's interpreter, the system site directories of its prefix.
+void mark_python3(const Host& host, const PathPython& python,
+                  std::vector<PythonEnvironment>& environments) {
+  const std::string dir = util::parent_path(python.path);
+  // By the directory PATH names, not where links lead: a venv's python3 links to /usr/bin's.
+  const bool system = dir == "/usr/bin" || dir == "/bin" || dir == "/usr/local/bin";
+  const bool pyenv_shim = is_pyenv_shims(host, dir);
+  for (auto& environment : environments) {
+    const bool found_there = std::any_of(environment.found_by.begin(), environment.found_by.end(),
+                                         [&](const std::string& by) {
+                                           return by.find("(" + dir + ")") != std::string::npos ||
+                                                  (pyenv_shim && by.rfind("pyenv ", 0) == 0);
+                                         });
+    const bool system_site =
+        system && (environment.prefix == "/usr" || environment.prefix == "/usr/local");
+    environment.runs_as_python3 = found_there || system_site;
+  }
+}
+
 std::optional<std::string> quoted(std::string_view value) {
   value = util::trim(value);
   if (value.size() >= 2 && (value.front() == '\'' || value.front() == '"') &&
@@ -329,6 +351,55 @@ std::optional<std::string> metadata_version(std::string_view content) {
   return std::nullopt;
 }
 
+std::optional<std::string> python_version_of_site(std::string_view site_dir) {
+  for (std::size_t at = site_dir.find("python"); at != std::string_view::npos;
+       at = site_dir.find("python", at + 1)) {
+    std::size_t end = at + 6;
+    while (end < site_dir.size() &&
+           (std::isdigit(static_cast<unsigned char>(site_dir[end])) != 0 || site_dir[end] == '.')) {
+      ++end;
+    }
+    const std::string_view version = site_dir.substr(at + 6, end - at - 6);
+    if (version.find('.') != std::string_view::npos && version.back() != '.' &&
+        (end == site_dir.size() || site_dir[end] == '/')) {
+      return std::string(version);
+    }
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+/// The system interpreter's version from where /usr/bin/python3 leads ("python3.11").
+std::optional<std::string> system_python_version(const Host& host) {
+  const auto target = host.read_link("/usr/bin/python3");
+  if (!target) {
+    return std::nullopt;
+  }
+  const std::string_view name = std::string_view(*target).substr(target->rfind('/') + 1);
+  if (name.rfind("python3.", 0) == 0 && util::parse_unsigned(name.substr(8))) {
+    return std::string(name.substr(6));
+  }
+  return std::nullopt;
+}
+
+/// Where the interpreter of an environment keeps its stdlib, for the distribution's own
+/// prefixes only: a venv, conda or pyenv environment is never externally managed.
+bool externally_managed(const Host& host, const PythonEnvironment& environment) {
+  if (!environment.python_version ||
+      (environment.prefix != "/usr" && environment.prefix != "/usr/local")) {
+    return false;
+  }
+  for (const char* lib : {"/usr/lib/python", "/usr/lib64/python"}) {
+    if (host.stat(lib + *environment.python_version + "/EXTERNALLY-MANAGED")) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 PythonFacts probe_python(const ProbeContext& context) {
   const Host& host = context.host;
   PythonFacts facts;
@@ -353,12 +424,22 @@ PythonFacts probe_python(const ProbeContext& context) {
       add_site_dir(host, facts.environments, dir + "/site-packages", home + "/.local", "user site");
     }
   }
+  std::optional<std::optional<std::string>> system_version;  // read once, when needed
   for (auto& environment : facts.environments) {
     inspect(host, environment, context.knowledge);
+    environment.python_version = python_version_of_site(environment.site_dir);
+    if (!environment.python_version && environment.prefix == "/usr") {
+      if (!system_version) {
+        system_version = system_python_version(host);
+      }
+      environment.python_version = *system_version;
+    }
+    environment.externally_managed = externally_managed(host, environment);
   }
   if (facts.path_python3) {
     facts.path_python3->inspected =
         path_python_inspected(host, *facts.path_python3, facts.environments);
+    mark_python3(host, *facts.path_python3, facts.environments);
   }
   return facts;
 }

@@ -24,6 +24,10 @@ TorchInstall torch_from_version_py(const std::map<std::string, std::optional<std
 /// also *.egg-info. nullopt for other names.
 std::optional<PythonPackage> package_from_metadata_dir(std::string_view name);
 
+/// "3.12" from a site directory such as /usr/lib/python3.12/site-packages; nullopt when the
+/// path does not say (Debian's /usr/lib/python3/dist-packages).
+std::optional<std::string> python_version_of_site(std::string_view site_dir);
+
 /// The "Version:" header of a METADATA / PKG-INFO file.
 std::optional<std::string> metadata_version(std::string_view content);
 

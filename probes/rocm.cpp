@@ -93,6 +93,7 @@ RocmFacts probe_rocm(const ProbeContext& context) {
       }
     }
   }
+  facts.amdgpu_install = host.stat("/usr/bin/amdgpu-install").has_value();
   facts.opt_rocm_target = host.read_link("/opt/rocm");
   facts.opt_rocm_version = read_version(host, "/opt/rocm");
   if (!facts.installs.empty() || facts.opt_rocm_version) {

@@ -10,7 +10,8 @@ namespace {
 
 bool exists(const Host& host, const std::string& path) { return host.stat(path).has_value(); }
 
-std::optional<std::string> detect_container(const Host& host) {
+std::optional<std::string> detect_container(const Host& host,
+                                            const std::optional<std::string>& mounts) {
   if (exists(host, "/.dockerenv")) {
     return "docker";
   }
@@ -21,9 +22,15 @@ std::optional<std::string> detect_container(const Host& host) {
     return "apptainer";
   }
   if (const auto cgroup = host.read_file("/proc/1/cgroup", 64 * 1024)) {
-    return container_from_cgroup(*cgroup);
+    if (auto runtime = container_from_cgroup(*cgroup)) {
+      return runtime;
+    }
   }
-  return std::nullopt;
+  if (exists(host, "/var/run/secrets/kubernetes.io/serviceaccount") ||
+      exists(host, "/run/secrets/kubernetes.io/serviceaccount")) {
+    return "kubernetes";
+  }
+  return mounts ? pod_from_mounts(parse_mounts(*mounts)) : std::nullopt;
 }
 
 std::optional<int> count_numa_nodes(const Host& host) {
@@ -86,6 +93,47 @@ std::optional<std::string> container_from_cgroup(std::string_view content) {
     }
   }
   return std::nullopt;
+}
+
+std::optional<std::string> pod_from_mounts(const std::vector<Mount>& mounts) {
+  for (const auto& mount : mounts) {
+    if (mount.point.find("/secrets/kubernetes.io/serviceaccount") != std::string::npos) {
+      return "kubernetes";
+    }
+  }
+  for (const auto& mount : mounts) {
+    if (mount.point != "/" || mount.type != "overlay") {
+      continue;
+    }
+    const auto names = [&](std::string_view text) {
+      return std::any_of(mount.options.begin(), mount.options.end(),
+                         [&](const std::string& o) { return o.find(text) != std::string::npos; });
+    };
+    if (names("/var/lib/kubelet/")) {
+      return "kubernetes";
+    }
+    if (names("io.containerd.snapshotter")) {
+      return "containerd";
+    }
+  }
+  return std::nullopt;
+}
+
+std::map<std::string, std::string> parse_containerenv(std::string_view content) {
+  std::map<std::string, std::string> values;
+  for (const auto raw : util::lines(content)) {
+    const std::string_view line = util::trim(raw);
+    const auto equals = line.find('=');
+    if (equals == std::string_view::npos || equals == 0) {
+      continue;
+    }
+    std::string_view value = line.substr(equals + 1);
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
+      value = value.substr(1, value.size() - 2);
+    }
+    values[std::string(line.substr(0, equals))] = util::printable(value);
+  }
+  return values;
 }
 
 std::optional<std::uint64_t> tmpfs_size_from_mounts(std::string_view mounts,
@@ -243,9 +291,14 @@ std::string mount_table_to_record(std::string_view content, MountTable table) {
   for (const auto raw : util::lines(content)) {
     const std::string_view line = util::trim(raw);
     const auto fields = util::split_whitespace(line);
-    const bool used = !line.empty() && line.front() != '#' && fields.size() >= 2 &&
-                      (fields[1] == "/dev" || fields[1].substr(0, 5) == "/dev/" ||
-                       (table == MountTable::proc_mounts && fields[1] == "/"));
+    // /dev (kfd's mount, /dev/shm), the root, and a pod's service-account mount point (what
+    // tells a pod under a cgroup namespace; its mount line, never the token it holds).
+    const bool used =
+        !line.empty() && line.front() != '#' && fields.size() >= 2 &&
+        (fields[1] == "/dev" || fields[1].substr(0, 5) == "/dev/" ||
+         (table == MountTable::proc_mounts &&
+          (fields[1] == "/" ||
+           fields[1].find("/secrets/kubernetes.io/serviceaccount") != std::string_view::npos)));
     if (used) {
       result += without_credentials(raw);
     }
@@ -286,13 +339,22 @@ SystemFacts probe_system(const ProbeContext& context) {
     facts.cmdline = std::string(util::trim(*cmdline));
     facts.iommu_params = parse_iommu_params(facts.cmdline);
   }
-  facts.container = detect_container(host);
+  const auto mounts = host.read_file("/proc/mounts", 1 << 20);
+  facts.container = detect_container(host, mounts);
+  if (facts.container == "podman") {
+    if (const auto env = host.read_file("/run/.containerenv", 64 * 1024)) {
+      const auto values = parse_containerenv(*env);
+      if (const auto name = values.find("name"); name != values.end() && !name->second.empty()) {
+        facts.container_name = name->second;
+      }
+    }
+    facts.toolbox = exists(host, "/run/.toolboxenv");  // toolbx marks its containers so
+  }
   facts.dxg_present = exists(host, "/dev/dxg");
   facts.wsl = wsl_from_kernel_release(facts.uname.release);
   if (facts.wsl == WslKind::none && facts.dxg_present) {
     facts.wsl = WslKind::wsl2;  // a custom WSL2 kernel without "microsoft" in its name
   }
-  const auto mounts = host.read_file("/proc/mounts", 1 << 20);
   if (mounts) {
     facts.kfd_mount = mount_holding(parse_mounts(*mounts), "/dev/kfd");
   }

@@ -23,6 +23,14 @@ std::vector<std::string> parse_iommu_params(std::string_view cmdline);
 /// The container runtime named in /proc/1/cgroup, if any.
 std::optional<std::string> container_from_cgroup(std::string_view content);
 
+/// A pod under a cgroup namespace (/proc/1/cgroup reads "0::/", no marker file), from the mount
+/// table: Kubernetes' service-account mount, or a root overlay in containerd's snapshotter or
+/// the kubelet's pod directories. "kubernetes", "containerd" or nothing.
+std::optional<std::string> pod_from_mounts(const std::vector<Mount>& mounts);
+
+/// /run/.containerenv as podman writes it: key="value" lines (engine, name, image, rootless).
+std::map<std::string, std::string> parse_containerenv(std::string_view content);
+
 /// Size of the tmpfs mounted at `mount_point` from /proc/mounts' size= option.
 std::optional<std::uint64_t> tmpfs_size_from_mounts(std::string_view mounts,
                                                     std::string_view mount_point);

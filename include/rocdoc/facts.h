@@ -201,6 +201,8 @@ struct SystemFacts {
   std::string cmdline;
   std::vector<std::string> iommu_params;  ///< iommu=, amd_iommu=, intel_iommu= on the command line
   std::optional<std::string> container;   ///< "docker", "podman", "kubernetes", ...
+  std::optional<std::string> container_name;  ///< podman's name for it (/run/.containerenv)
+  bool toolbox = false;                       ///< a toolbx container (/run/.toolboxenv)
   WslKind wsl = WslKind::none;
   bool dxg_present = false;
   std::optional<std::uint64_t> shm_bytes;  ///< size of /dev/shm
@@ -253,6 +255,7 @@ struct RocmFacts {
   std::optional<bool> rocm_path_holds_rocm;   ///< ROCM_PATH has libamdhip64, .info/version or hipcc
   std::optional<bool> hip_path_holds_hip;     ///< HIP_PATH has libamdhip64, hipcc or HIP headers
   std::vector<HipLibraryDir> ld_library_hip;  ///< LD_LIBRARY_PATH entries with libamdhip64
+  bool amdgpu_install = false;                ///< /usr/bin/amdgpu-install (AMD's installer) exists
   bool wsl_dxcore = false;                    ///< /usr/lib/wsl/lib/libdxcore.so exists
   bool rocdxg = false;                        ///< librocdxg.so in the active ROCm's lib/
   std::vector<LibraryFile> hsa_runtime;       ///< libhsa-runtime64.so* in the active ROCm's lib/
@@ -315,6 +318,15 @@ struct PythonEnvironment {
   std::vector<std::string> found_by;  ///< "VIRTUAL_ENV", "python3 on PATH (/usr/bin)", ...
   std::optional<TorchInstall> torch;
   std::vector<PythonPackage> packages;
+  /// The CPython version its interpreter runs ("3.11"): from the site directory's path, else
+  /// (Debian's /usr/lib/python3/dist-packages) from /usr/bin/python3's link; nullopt unknown.
+  std::optional<std::string> python_version;
+  /// PEP 668: its stdlib directory holds EXTERNALLY-MANAGED (Debian 12+, Ubuntu 23.04+,
+  /// Fedora 38+), so `pip install` into it is refused: installs go into a virtual environment.
+  bool externally_managed = false;
+  /// The environment the first python3 on PATH runs (its site directories): what a user who
+  /// types `python3` gets. Others are shadowed. False when PATH has no python3.
+  bool runs_as_python3 = false;
 
   const PythonPackage* package(const std::string& name) const;
   /// "/home/alice/venv (VIRTUAL_ENV)" for messages.
@@ -354,6 +366,7 @@ enum class KernelEventKind {
   firmware_failed,       ///< a firmware file did not load
   gpu_reset,             ///< a ring timeout, a GPU reset or hang
   iommu_fault,           ///< an IOMMU page fault (AMD-Vi IO_PAGE_FAULT)
+  trap_handler_refused,  ///< "Failure to set tba address": KFD could not map an APU's trap handler
 };
 
 std::string_view to_string(KernelEventKind kind);

@@ -80,9 +80,14 @@ struct TorchRelease {
   std::vector<std::string> gfx;           ///< targets compiled into the wheels
   std::map<std::string, std::vector<std::string>> gfx_exceptions;  ///< index → targets
   std::string source;
+  /// CPython versions ("3.9" … "3.13") with Linux x86_64 wheels on its ROCm indexes.
+  std::vector<std::string> python;
+  std::map<std::string, std::vector<std::string>> python_exceptions;  ///< index → versions
 
   /// Targets of the wheels of one index (gfx_exceptions, else gfx).
   const std::vector<std::string>& targets_for(const std::string& index) const;
+  /// CPython versions of the wheels of one index (python_exceptions, else python).
+  const std::vector<std::string>& python_for(const std::string& index) const;
   /// The torchaudio version to install with it.
   const std::string& audio() const { return torchaudio.empty() ? torchaudio_pair : torchaudio; }
 };
@@ -96,6 +101,7 @@ struct AmdWheelSet {
   std::string torchaudio;
   std::vector<std::string> devices;  ///< targets with a [device-gfxNNNN] extra
   std::string source;
+  std::vector<std::string> python;  ///< CPython versions it has wheels for; empty: unknown
 };
 
 struct OsSupport {
@@ -111,6 +117,20 @@ struct RocmRelease {
   /// Targets the release's math libraries have code for (AMD's rocBLAS package); empty when
   /// unknown. AMD's official list is GfxTarget::rocm; code and list can differ both ways.
   std::vector<std::string> library_targets;
+};
+
+/// How ROCm gets onto one distribution release when AMD's installer is not there yet:
+/// AMD's amdgpu-install package (then `amdgpu-install --usecase=…`), or the distribution's own
+/// packages where those are the supported path.
+enum class InstallMethod { amdgpu_install, distribution };
+
+struct RocmInstaller {
+  std::string os;                     ///< os-release ID ("ubuntu"); also matched against ID_LIKE
+  std::vector<std::string> versions;  ///< VERSION_ID values; empty: every release
+  InstallMethod method = InstallMethod::amdgpu_install;
+  std::string rocm;                ///< the ROCm release the steps install ("7.2.3"); "" unknown
+  std::vector<std::string> steps;  ///< commands, in order, each a whole shell line
+  std::string source;
 };
 
 enum class EnvVarKind { real, misspelling };
@@ -169,6 +189,7 @@ struct Knowledge {
   std::vector<PciIdEntry> pci_ids;
   std::vector<RocmRelease> rocm_releases;  ///< oldest first
   std::vector<DriverVersion> driver_versions;
+  std::vector<RocmInstaller> installers;     ///< rocm_releases.yaml `installers`, in file order
   std::vector<TorchRelease> torch_releases;  ///< oldest first
   std::vector<EnvVariable> env_variables;
   std::vector<WslRelease> wsl_releases;
@@ -181,6 +202,11 @@ struct Knowledge {
   const GfxTarget* target(std::string_view name) const;
   const PciIdEntry* amd_pci_id(std::uint16_t device) const;
   const DriverVersion* driver_version(std::string_view module) const;
+  /// How ROCm gets onto a distribution release (os-release ID, ID_LIKE and VERSION_ID): the
+  /// first installer whose os is the ID (else one of ID_LIKE's words) and whose versions hold
+  /// VERSION_ID (or are empty); null when the rules know none.
+  const RocmInstaller* installer_for(std::string_view id, std::string_view id_like,
+                                     std::string_view version_id) const;
   /// Position of a major.minor release in rocm_releases; nullopt when unknown.
   std::optional<int> rocm_release_index(std::string_view major_minor) const;
   const RocmRelease* rocm_release(std::string_view major_minor) const;

@@ -7,6 +7,7 @@
 
 #include "src/checks/access_math.h"
 #include "src/checks/checks.h"
+#include "src/checks/installer.h"
 #include "src/checks/software.h"
 #include "src/util/shell.h"
 #include "src/util/strings.h"
@@ -36,6 +37,32 @@ bool os_matches(const Facts& facts, const std::vector<std::string>& ids) {
 
 bool in_container(const CheckContext& context) {
   return context.facts.system && context.facts.system->container.has_value();
+}
+
+/// AMD's DKMS driver through its installer; where the distribution's own packages are the
+/// path (no amdgpu-dkms for it), the kernel's own amdgpu is the driver.
+std::vector<Fix> driver_install_fixes(const CheckContext& context, const std::string& description) {
+  std::vector<Fix> fix = amdgpu_install_fixes(context, description, "--usecase=dkms", true);
+  if (fix.empty()) {
+    fix.push_back(
+        {"AMD's DKMS driver is not packaged for this distribution: its kernel's own "
+         "amdgpu is the driver. Install the distribution's current kernel and "
+         "firmware (linux-firmware), then reboot",
+         "", true, FixKind::manual, true});
+  }
+  return fix;
+}
+
+std::vector<Fix> kfd_missing_fixes(const CheckContext& context) {
+  std::vector<Fix> fix{
+      {"Look for KFD's reasons in the kernel log", "sudo dmesg | grep -iE 'kfd|amdgpu'", true}};
+  for (auto& step : driver_install_fixes(
+           context,
+           "Use a kernel with CONFIG_HSA_AMD=y (every Ubuntu/RHEL kernel has it), or "
+           "install AMD's amdgpu-dkms driver and reboot")) {
+    fix.push_back(std::move(step));
+  }
+  return fix;
 }
 
 std::vector<std::string> bound_gpus(const CheckContext& context) {
@@ -80,6 +107,8 @@ CheckResult noexec_finding(const CheckContext& context, const DeviceNode& kfd, c
       fmt::format("open(/dev/kfd, O_RDWR): {}", kfd.open.access == OpenAccess::read_write
                                                     ? std::string("succeeded")
                                                     : "failed with " + kfd.open.error)};
+  const auto kernel = kernel_evidence(context, {KernelEventKind::trap_handler_refused});
+  evidence.insert(evidence.end(), kernel.begin(), kernel.end());
   std::vector<Fix> fix = {{"Allow executable mappings on /dev now",
                            "sudo mount -o remount,exec " + util::shell_quote(mount.point), true}};
   for (const auto& line : context.facts.system->fstab_dev) {
@@ -156,8 +185,10 @@ CheckResult driver_amdgpu_missing(const CheckContext& context) {
   for (auto& step : driver_load_fixes(context.facts)) {
     fix.push_back(std::move(step));
   }
-  fix.push_back({"If modprobe fails, install the driver with AMD's installer, then reboot",
-                 "sudo amdgpu-install --usecase=dkms", true, FixKind::shell, true});
+  for (auto& step : driver_install_fixes(
+           context, "If modprobe fails, install the driver with AMD's installer, then reboot")) {
+    fix.push_back(std::move(step));
+  }
   const auto kernel =
       kernel_evidence(context, {KernelEventKind::module_refused, KernelEventKind::firmware_failed});
   evidence.insert(evidence.end(), kernel.begin(), kernel.end());
@@ -194,15 +225,10 @@ CheckResult driver_kfd_missing(const CheckContext& context) {
                    {{"Start the container with the KFD and DRI devices (add to docker/podman run)",
                      "--device=/dev/kfd --device=/dev/dri", false, FixKind::container_flag}});
   }
-  return finding(
-      Severity::error,
-      "amdgpu is loaded but /dev/kfd does not exist: the kernel was built without "
-      "HSA_AMD (KFD), or KFD rejected every GPU",
-      {"amdgpu loaded", "no /dev/kfd"},
-      {{"Look for KFD's reasons in the kernel log", "sudo dmesg | grep -iE 'kfd|amdgpu'", true},
-       {"Use a kernel with CONFIG_HSA_AMD=y (every Ubuntu/RHEL kernel has it), or install AMD's "
-        "amdgpu-dkms driver and reboot",
-        "sudo amdgpu-install --usecase=dkms", true, FixKind::shell, true}});
+  return finding(Severity::error,
+                 "amdgpu is loaded but /dev/kfd does not exist: the kernel was built without "
+                 "HSA_AMD (KFD), or KFD rejected every GPU",
+                 {"amdgpu loaded", "no /dev/kfd"}, kfd_missing_fixes(context));
 }
 
 CheckResult driver_kfd_unusable(const CheckContext& context) {
@@ -215,8 +241,11 @@ CheckResult driver_kfd_unusable(const CheckContext& context) {
   const bool noexec = mount && mount->has("noexec");
   const bool apu = std::any_of(context.amd_gpus.begin(), context.amd_gpus.end(),
                                [](const AmdGpu& g) { return g.integrated(); });
-  // The kernel's mmap with PROT_EXEC fails on noexec and kfd_open returns EFAULT.
-  if (noexec && apu && kfd.open.access != OpenAccess::read_write && kfd.open.error == "EFAULT") {
+  // kfd_open() maps an APU's trap handler with PROT_EXEC; on a noexec mount do_mmap() refuses it
+  // with EPERM ("Failure to set tba address. error -1."), which open() returns; older kernels
+  // returned EFAULT.
+  if (noexec && apu && kfd.open.access != OpenAccess::read_write &&
+      (kfd.open.error == "EPERM" || kfd.open.error == "EFAULT")) {
     return noexec_finding(context, kfd, *mount);
   }
   if (kfd.open.access == OpenAccess::read_write) {
@@ -346,12 +375,15 @@ CheckResult driver_dkms_build(const CheckContext& context) {
                  fmt::format("sudo dkms install amdgpu/{} -k {}", util::shell_quote(version),
                              util::shell_quote(dkms.kernel)),
                  true, FixKind::shell, true});
-  fix.push_back({"Keep the kernel's own amdgpu: remove the DKMS driver and install ROCm without it",
-                 debian_like(context.facts)
-                     ? "sudo apt purge amdgpu-dkms && sudo amdgpu-install --usecase=rocm --no-dkms"
-                     : "sudo dnf remove amdgpu-dkms && sudo amdgpu-install --usecase=rocm "
-                       "--no-dkms",
-                 true, FixKind::shell, true});
+  const std::string remove_dkms =
+      debian_like(context.facts) ? "sudo apt purge amdgpu-dkms" : "sudo dnf remove amdgpu-dkms";
+  fix.push_back(context.facts.rocm && context.facts.rocm->amdgpu_install
+                    ? Fix{"Keep the kernel's own amdgpu: remove the DKMS driver and install ROCm "
+                          "without it",
+                          remove_dkms + " && sudo amdgpu-install --usecase=rocm --no-dkms", true,
+                          FixKind::shell, true}
+                    : Fix{"Keep the kernel's own amdgpu: remove the DKMS driver", remove_dkms, true,
+                          FixKind::shell, true});
   fix.push_back(
       {"Boot a kernel that this amdgpu-dkms release supports (AMD's compatibility matrix lists "
        "them)",
@@ -410,9 +442,16 @@ CheckResult driver_version(const CheckContext& context) {
                              "space: AMD supports them only {} releases apart",
                              kernel->rocm, *user_space, window),
                  evidence,
-                 {{"Install the driver that matches the user space with AMD's installer of ROCm " +
-                       *user_space + ", then reboot",
-                   "sudo amdgpu-install --usecase=dkms", true, FixKind::shell, true}});
+                 {context.facts.rocm && context.facts.rocm->amdgpu_install
+                      ? Fix{"Install the driver that matches the user space with AMD's installer "
+                            "of ROCm " +
+                                *user_space + ", then reboot",
+                            "sudo amdgpu-install --usecase=dkms", true, FixKind::shell, true}
+                      : Fix{fmt::format("Install the driver that matches the user space: get "
+                                        "AMD's installer of ROCm {} ({}), run sudo amdgpu-install "
+                                        "--usecase=dkms, then reboot",
+                                        *user_space, k_install_guide),
+                            "", true, FixKind::manual, true}});
 }
 
 CheckResult rocm_agents(const CheckContext& context) {

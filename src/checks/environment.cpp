@@ -318,10 +318,9 @@ CheckResult env_rocm_arch(const CheckContext& context) {
       if (gpu.target == nullptr) {
         continue;
       }
-      // With an override the GPU runs the overridden target's code: that is what must be built.
-      const auto setting = override_for(context, gpu);
-      const std::string needed =
-          setting ? override_target(setting->value).value_or(gpu.target->name) : gpu.target->name;
+      // With an override the GPU runs the overridden target's code: that is what must be built,
+      // unless the override is wrong (its fix removes it).
+      const std::string needed = target_to_build_for(context, gpu);
       if (std::find(targets.begin(), targets.end(), needed) == targets.end() &&
           std::find(missing.begin(), missing.end(), needed) == missing.end()) {
         missing.push_back(needed);

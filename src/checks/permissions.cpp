@@ -120,16 +120,55 @@ constexpr std::uint32_t k_overflow_gid = 65534;
 
 /// A rootless container cannot add the host's group by number (65534 maps to a subgid, not to
 /// it): keep the caller's supplementary groups instead (podman with crun; runc ignores it).
-/// Alternatives: one for each tool that starts the container.
-std::vector<Fix> rootless_fixes() {
-  return {{"The device nodes belong to a host group this rootless container does not map (it "
-           "shows as 65534). Keep your own host groups instead: podman with the crun runtime "
-           "(add to podman run; --group-add 65534 does not work)",
-           "--group-add keep-groups", false, FixKind::container_flag},
-          {"distrobox: create the box with --group-add keep-groups",
-           "distrobox create --additional-flags \"--group-add keep-groups\"", false},
-          {"toolbox: pass it to podman when creating the toolbox",
-           "toolbox create -- --group-add keep-groups", false}};
+/// Alternatives: one for each tool that starts the container, run on the host. toolbx gets no
+/// command: `toolbox create` passes nothing to podman (what follows `--` is not read).
+std::vector<Fix> rootless_fixes(const SystemFacts& system) {
+  std::vector<Fix> fix{
+      {"The device nodes belong to a host group this rootless container does not map (it "
+       "shows as 65534). Keep your own host groups instead: podman with the crun runtime "
+       "(add to podman run; --group-add 65534 does not work)",
+       "--group-add keep-groups", false, FixKind::container_flag}};
+  if (system.toolbox) {
+    fix.push_back(
+        {"toolbox: `toolbox create` passes no options to podman, so it cannot add "
+         "this; run the GPU work in a distrobox or a podman container started as above",
+         "", false, FixKind::manual});
+    return fix;
+  }
+  const std::string box = system.container_name.value_or("");
+  if (!box.empty() && util::is_shell_safe(box)) {
+    // A copy of the user's box with the flag: nothing installed in it is lost, and the old box
+    // stays until the user removes it. distrobox cannot clone a running box.
+    const std::string copy = box + "-gpu";
+    fix.push_back({fmt::format("distrobox (on the host): make a copy of the box {} that keeps "
+                               "your host groups, then enter the copy",
+                               box),
+                   fmt::format("distrobox stop {} && distrobox create --clone {} --name {} "
+                               "--additional-flags \"--group-add keep-groups\" && distrobox "
+                               "enter {}",
+                               box, box, copy, copy),
+                   false});
+  } else {
+    fix.push_back(
+        {"distrobox (on the host): create the box with --group-add keep-groups (name "
+         "it and choose its image as you did before)",
+         "distrobox create --name NAME --image IMAGE --additional-flags \"--group-add "
+         "keep-groups\"",
+         false, FixKind::manual});
+  }
+  return fix;
+}
+
+/// The pod spec's supplementalGroups line: the kubelet adds these gids to every container.
+Fix pod_groups_fix(const std::vector<std::uint32_t>& gids) {
+  std::vector<std::string> numbers;
+  for (const auto gid : gids) {
+    numbers.push_back(std::to_string(gid));
+  }
+  return {fmt::format("Give the pod the device nodes' groups (numeric gids from the node): in "
+                      "the pod spec, under spec.securityContext, then recreate the pod"),
+          fmt::format("supplementalGroups: [{}]", util::join(numbers, ", ")), false,
+          FixKind::file_edit};
 }
 
 std::vector<Fix> permission_fixes(const CheckContext& context,
@@ -139,19 +178,29 @@ std::vector<Fix> permission_fixes(const CheckContext& context,
   if (in_container(context)) {
     if (std::any_of(denied.begin(), denied.end(),
                     [](const DeviceNode* n) { return n->stat.gid == k_overflow_gid; })) {
-      return rootless_fixes();
+      return rootless_fixes(*context.facts.system);
+    }
+    std::vector<std::uint32_t> gids;
+    for (const auto* node : denied) {
+      if (std::find(gids.begin(), gids.end(), node->stat.gid) == gids.end()) {
+        gids.push_back(node->stat.gid);
+      }
+    }
+    const std::string& runtime = *context.facts.system->container;
+    if (runtime == "kubernetes") {
+      return {pod_groups_fix(gids)};
     }
     std::vector<std::string> flags;
-    for (const auto* node : denied) {
-      const std::string flag = fmt::format("--group-add {}", node->stat.gid);
-      if (std::find(flags.begin(), flags.end(), flag) == flags.end()) {
-        flags.push_back(flag);
-      }
+    for (const auto gid : gids) {
+      flags.push_back(fmt::format("--group-add {}", gid));
     }
     fix.push_back(
         {"Start the container with the device nodes' groups (numeric gids from the "
-         "host; add to docker/podman run)",
+         "host; add to docker/podman/nerdctl run)",
          util::join(flags, " "), false, FixKind::container_flag});
+    if (runtime == "containerd") {
+      fix.push_back(pod_groups_fix(gids));  // containerd's root: a pod, or nerdctl's container
+    }
     return fix;
   }
   for (const auto* node : denied) {
@@ -214,15 +263,10 @@ std::vector<Fix> permission_fixes(const CheckContext& context,
   return fix;
 }
 
-/// permission_fixes' order: the rootless remedies are one per tool (alternatives); the rest
-/// are steps (restore the udev rule, then join the group).
-FixOrder permission_fix_order(const CheckContext& context,
-                              const std::vector<const DeviceNode*>& denied) {
-  const bool rootless =
-      in_container(context) && std::any_of(denied.begin(), denied.end(), [](const DeviceNode* n) {
-        return n->stat.gid == k_overflow_gid;
-      });
-  return rootless ? FixOrder::alternatives : FixOrder::steps;
+/// permission_fixes' order: in a container the remedies are one per tool that starts it
+/// (alternatives); on a host they are steps (restore the udev rule, then join the group).
+FixOrder permission_fix_order(const CheckContext& context, const std::vector<Fix>& fix) {
+  return in_container(context) && fix.size() > 1 ? FixOrder::alternatives : FixOrder::steps;
 }
 
 CheckResult node_check(const CheckContext& context, const std::vector<const DeviceNode*>& nodes,
@@ -272,7 +316,7 @@ CheckResult node_check(const CheckContext& context, const std::vector<const Devi
                         what, node_group(*denied.front())) +
                 group_name_problems(denied),
       evidence, permission_fixes(context, denied));
-  result.fix_order = permission_fix_order(context, denied);
+  result.fix_order = permission_fix_order(context, result.fix);
   return result;
 }
 
@@ -381,7 +425,7 @@ CheckResult perm_container_groups(const CheckContext& context) {
       finding(Severity::error,
               "The device nodes are in the container, but their groups were not added to it",
               evidence, permission_fixes(context, missing));
-  result.fix_order = permission_fix_order(context, missing);
+  result.fix_order = permission_fix_order(context, result.fix);
   return result;
 }
 

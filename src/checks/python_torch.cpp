@@ -36,18 +36,25 @@ const AmdGpu* main_gpu(const CheckContext& context) {
   return chosen;
 }
 
-/// A ROCm release for a torch version: the same version when a ROCm wheel exists, else the
-/// nearest that includes the GPU's target (or the newest).
+std::string main_target(const CheckContext& context) {
+  const AmdGpu* gpu = main_gpu(context);
+  return gpu == nullptr ? std::string() : gpu->target->name;
+}
+
+/// A ROCm release for a torch version and the environment's Python: the same version when its
+/// ROCm wheels fit (the GPU's code, the loaded driver, the Python), else the newest that fits
+/// (never "the nearest to the CPU torch that was installed"). Null when the installed torch is
+/// newer than the rules, or when the Python is known and no release has wheels for it.
 const TorchRelease* rocm_release_for(const CheckContext& context,
-                                     const std::optional<std::string>& version) {
+                                     const std::optional<std::string>& version,
+                                     const std::optional<std::string>& python) {
   if (version && newer_than_rules(context.knowledge, *version)) {
     return nullptr;  // never a pip line that would downgrade a torch newer than the rules
   }
-  const AmdGpu* gpu = main_gpu(context);
-  const std::string target = gpu == nullptr ? std::string() : gpu->target->name;
+  const std::string target = main_target(context);
   // Wheels with code for the GPU, from an index whose ROCm the loaded driver supports.
   const auto fits = [&](const TorchRelease& release) {
-    const auto index = index_to_propose(context, release, target);
+    const auto index = index_to_propose(context, release, target, python);
     return index && driver_supports_index(context, *index);
   };
   if (version) {
@@ -56,27 +63,89 @@ const TorchRelease* rocm_release_for(const CheckContext& context,
       return same;
     }
   }
-  if (const TorchRelease* release = release_to_propose(context, target, version)) {
+  if (const TorchRelease* release = release_to_propose(context, target, std::nullopt, python)) {
     return release;
   }
-  return context.knowledge.torch_releases.empty() ? nullptr
-                                                  : &context.knowledge.torch_releases.back();
+  // No release fits: never a pip line for wheels without the GPU's code or the Python.
+  return python || !target.empty() || context.knowledge.torch_releases.empty()
+             ? nullptr
+             : &context.knowledge.torch_releases.back();
+}
+
+/// No official ROCm build of torch has the GPU's code: no pip line can help (arch.unsupported
+/// gives the ways out).
+std::optional<Fix> no_wheel_fix(const CheckContext& context) {
+  const std::string target = main_target(context);
+  if (target.empty() || release_to_propose(context, target, std::nullopt) != nullptr) {
+    return std::nullopt;
+  }
+  return Fix{fmt::format("No official ROCm build of torch has {} code, so no pip line can give "
+                         "this GPU a working torch: arch.unsupported says what can",
+                         target),
+             "", false, FixKind::manual};
+}
+
+/// The steps that install a release into a new virtual environment: for a distribution's
+/// Python that refuses pip (PEP 668), or one no release has wheels for.
+std::vector<Fix> venv_install_fixes(const CheckContext& context, const TorchRelease& release,
+                                    const std::string& venv_python, const std::string& index,
+                                    const std::string& why) {
+  std::vector<Fix> fix;
+  if (debian_like(context.facts)) {
+    fix.push_back(
+        {"Install venv support for the system Python (Debian and Ubuntu ship it "
+         "apart)",
+         "sudo apt install python3-venv", true});
+  }
+  fix.push_back(
+      {"Create a virtual environment " + why, venv_python + " -m venv ~/rocm-venv", false});
+  fix.push_back(pip_install_fix(
+      context, fmt::format("Install the ROCm build of torch {} into it", release.torch), release,
+      "~/rocm-venv/bin/python", index));
+  fix.push_back(
+      {"Run your programs with that environment: activate it in each shell, or call "
+       "~/rocm-venv/bin/python",
+       ". ~/rocm-venv/bin/activate", false});
+  return fix;
+}
+
+/// When no release has wheels for the environment's Python but one would for another: say so,
+/// and create an environment with the newest Python the proposed release has wheels for.
+std::vector<Fix> other_python_fixes(const CheckContext& context,
+                                    const PythonEnvironment& environment) {
+  const TorchRelease* release = rocm_release_for(context, std::nullopt, std::nullopt);
+  if (release == nullptr) {
+    return {};
+  }
+  const std::string target = main_target(context);
+  const std::string index = index_to_propose(context, *release, target).value_or("");
+  const auto& versions = release->python_for(index.empty() ? release->rocm_indexes.back() : index);
+  if (versions.empty()) {
+    return {};
+  }
+  const std::string& wanted = versions.back();
+  std::vector<Fix> fix{
+      {fmt::format("No torch release{} has ROCm wheels for Python {}: torch {} has them for "
+                   "Python {} to {}. Install Python {} (your distribution's python{} package, "
+                   "pyenv, uv or conda), then make an environment with it",
+                   target.empty() ? "" : " with " + target + " code",
+                   environment.python_version.value_or("?"), release->torch, versions.front(),
+                   wanted, wanted, wanted),
+       "", false, FixKind::manual}};
+  const std::vector<Fix> steps = venv_install_fixes(context, *release, "python" + wanted, index,
+                                                    fmt::format("with Python {}", wanted));
+  // The apt step is for the system Python's venv module; python3.N comes with its own.
+  for (const auto& step : steps) {
+    if (step.command != "sudo apt install python3-venv") {
+      fix.push_back(step);
+    }
+  }
+  return fix;
 }
 
 std::vector<Fix> reinstall_fixes(const CheckContext& context,
                                  const PythonEnvironment& environment) {
   std::vector<Fix> fix;
-  const std::string python = python_of(&environment);
-  if (environment.site_dir == "/usr/lib/python3/dist-packages") {
-    // The distribution's package (Debian/Ubuntu python3-torch); pip must not touch it.
-    fix.push_back({"Remove the distribution's CPU/CUDA torch package",
-                   "sudo apt remove python3-torch", true});
-  } else {
-    fix.push_back({fmt::format("Remove the wrong build from {}", environment.site_dir),
-                   python + " -m pip uninstall -y torch torchvision torchaudio" +
-                       (environment.package("triton") != nullptr ? " triton" : ""),
-                   false});
-  }
   if (const PythonEnvironment* good = first_rocm_torch(context.facts)) {
     fix.push_back(
         {fmt::format("A ROCm torch is already installed in {}: run your programs with that "
@@ -85,17 +154,44 @@ std::vector<Fix> reinstall_fixes(const CheckContext& context,
          "", false});
     return fix;
   }
-  if (const TorchRelease* release = rocm_release_for(context, environment.torch->version)) {
+  const auto& python = environment.python_version;
+  const TorchRelease* release = rocm_release_for(context, environment.torch->version, python);
+  if (release == nullptr && !newer_than_rules(context.knowledge, environment.torch->version)) {
+    if (auto none = no_wheel_fix(context)) {
+      return {*none};
+    }
+    if (python) {
+      return other_python_fixes(context, environment);
+    }
+  }
+  const std::string index =
+      release == nullptr
+          ? std::string()
+          : index_to_propose(context, *release, main_target(context), python).value_or("");
+  if (environment.externally_managed && release != nullptr) {
+    // PEP 668: pip refuses the distribution's Python; its torch package can stay (N8).
+    return venv_install_fixes(
+        context, *release, "python3", index,
+        fmt::format("(the system Python {} is externally managed: pip may not install into it)",
+                    python.value_or("3")));
+  }
+  if (environment.site_dir == "/usr/lib/python3/dist-packages") {
+    // The distribution's package (Debian/Ubuntu python3-torch); pip must not touch it.
+    fix.push_back({"Remove the distribution's CPU/CUDA torch package",
+                   "sudo apt remove python3-torch", true});
+  } else {
+    fix.push_back({fmt::format("Remove the wrong build from {}", environment.site_dir),
+                   python_of(&environment) + " -m pip uninstall -y torch torchvision torchaudio" +
+                       (environment.package("triton") != nullptr ? " triton" : ""),
+                   false});
+  }
+  if (release != nullptr) {
+    const bool system = environment.site_dir == "/usr/lib/python3/dist-packages";
     fix.push_back(pip_install_fix(
         context,
         fmt::format("Install the ROCm build of torch {}{}", release->torch,
-                    environment.site_dir == "/usr/lib/python3/dist-packages"
-                        ? " in a virtual environment (python3 -m venv ~/venv)"
-                        : ""),
-        *release, environment.site_dir == "/usr/lib/python3/dist-packages" ? "python3" : python,
-        index_to_propose(context, *release,
-                         main_gpu(context) != nullptr ? main_gpu(context)->target->name : "")
-            .value_or("")));
+                    system ? " in a virtual environment (python3 -m venv ~/venv)" : ""),
+        *release, system ? "python3" : python_of(&environment), index));
   } else if (newer_than_rules(context.knowledge, environment.torch->version)) {
     fix.push_back(
         {fmt::format(
@@ -114,15 +210,17 @@ CheckResult wrong_build(const CheckContext& context, TorchBuild build) {
   }
   std::vector<std::string> found;
   std::vector<Fix> fix;
+  bool python3_runs_one = false;
   for (const auto* environment : torch_environments(context)) {
     if (environment->torch->build != build) {
       continue;
     }
-    found.push_back(fmt::format("torch {} ({}) in {}", environment->torch->version,
-                                build == TorchBuild::cuda
-                                    ? "CUDA " + environment->torch->cuda.value_or("")
-                                    : std::string("CPU only"),
-                                environment->describe()));
+    found.push_back(fmt::format(
+        "torch {} ({}) in {}{}", environment->torch->version,
+        build == TorchBuild::cuda ? "CUDA " + environment->torch->cuda.value_or("")
+                                  : std::string("CPU only"),
+        environment->describe(), environment->runs_as_python3 ? ": python3 runs it" : ""));
+    python3_runs_one = python3_runs_one || environment->runs_as_python3;
     if (fix.empty()) {
       fix = reinstall_fixes(context, *environment);
     }
@@ -130,6 +228,20 @@ CheckResult wrong_build(const CheckContext& context, TorchBuild build) {
   const std::string kind = build == TorchBuild::cuda ? "a CUDA build" : "a CPU-only build";
   if (found.empty()) {
     return pass("no torch is " + kind);
+  }
+  const PythonEnvironment* good = first_rocm_torch(context.facts);
+  if (good != nullptr && !python3_runs_one) {
+    // A leftover beside a working ROCm environment that python3 does not run (N8): a notice.
+    return finding(
+        Severity::info,
+        fmt::format("torch is {} in {} environment{} that python3 does not run; the ROCm torch "
+                    "in {} is the one to use",
+                    kind, found.size(), found.size() == 1 ? "" : "s", good->site_dir),
+        found,
+        {{fmt::format("Nothing to do while your programs run with {}'s interpreter; the other "
+                      "torch is only used by an interpreter that reads its directory",
+                      good->prefix.empty() ? good->site_dir : good->prefix),
+          "", false, FixKind::manual}});
   }
   return finding(Severity::error,
                  fmt::format("torch is {} on a host with an AMD GPU ({} environment{}): "
@@ -220,12 +332,29 @@ CheckResult torch_not_found(const CheckContext& context) {
     searched.push_back(environment.describe());
   }
   std::vector<Fix> fix;
-  if (const TorchRelease* release = rocm_release_for(context, std::nullopt)) {
-    const AmdGpu* gpu = main_gpu(context);
+  // For the Python a user gets by typing python3, when rocdoc found its environment.
+  const auto& environments = context.facts.python->environments;
+  const auto python3 = std::find_if(environments.begin(), environments.end(),
+                                    [](const PythonEnvironment& e) { return e.runs_as_python3; });
+  const std::optional<std::string> python =
+      python3 == environments.end() ? std::nullopt : python3->python_version;
+  const TorchRelease* release = rocm_release_for(context, std::nullopt, python);
+  const auto none = release == nullptr ? no_wheel_fix(context) : std::nullopt;
+  if (none) {
+    fix.push_back(*none);
+  } else if (release == nullptr && python3 != environments.end() && python) {
+    fix = other_python_fixes(context, *python3);
+  } else if (release != nullptr && python3 != environments.end() && python3->externally_managed) {
+    fix = venv_install_fixes(
+        context, *release, "python3",
+        index_to_propose(context, *release, main_target(context), python).value_or(""),
+        fmt::format("(the system Python {} is externally managed: pip may not install into it)",
+                    python.value_or("3")));
+  } else if (release != nullptr) {
     fix.push_back(pip_install_fix(
         context, "Install the ROCm build of torch (in a virtual environment of your choice)",
         *release, "python3",
-        index_to_propose(context, *release, gpu != nullptr ? gpu->target->name : "").value_or("")));
+        index_to_propose(context, *release, main_target(context), python).value_or("")));
   }
   return finding(
       Severity::info,
@@ -468,8 +597,7 @@ CheckResult torch_arch_missing(const CheckContext& context) {
         continue;
       }
       const auto setting = override_for(context, gpu);
-      const std::string effective =
-          setting ? override_target(setting->value).value_or(processor) : processor;
+      const std::string effective = target_to_build_for(context, gpu);
       const GfxTarget* effective_target = context.knowledge.target(effective);
       const std::string generic = effective_target ? effective_target->generic : "";
       std::vector<const GpuCode*> missing;

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "src/checks/checks.h"
+#include "src/checks/installer.h"
 #include "src/checks/software.h"
 #include "src/util/shell.h"
 #include "src/util/strings.h"
@@ -36,32 +37,33 @@ bool os_matches(const RocmRelease& release, const std::string& id, const std::st
   });
 }
 
-}  // namespace
-
-/// AMD's installer covers Ubuntu, Debian, RHEL and its rebuilds, SLES and Azure Linux; Fedora
-/// and Arch package ROCm themselves (Fedora's rocm-hip/rocminfo from the rocclr and rocminfo
-/// specs; Arch's rocm-hip-sdk group).
-Fix install_rocm_fix(const Facts& facts) {
-  const std::string id = facts.system ? [&] {
-    const auto it = facts.system->os_release.find("ID");
-    return it == facts.system->os_release.end() ? std::string() : it->second;
-  }()
-                                      : std::string();
-  if (id == "fedora") {
-    return {
-        "When you need it, install Fedora's own ROCm packages (AMD's installer does not "
-        "support Fedora)",
-        "sudo dnf install rocm-hip rocminfo", true};
+/// How to install ROCm here: AMD's installer (got first where it is missing), or the
+/// distribution's own packages where the rules name them as the path.
+std::vector<Fix> install_rocm_fixes(const CheckContext& context) {
+  const RocmInstaller* installer = installer_for(context);
+  if (!context.facts.rocm->amdgpu_install && installer != nullptr &&
+      installer->method == InstallMethod::distribution) {
+    std::vector<Fix> fix;
+    for (const auto& step : installer->steps) {
+      fix.push_back({fmt::format("When you need it, install {}'s own ROCm packages{}",
+                                 context.facts.system ? os_name(*context.facts.system)
+                                                      : std::string("the distribution"),
+                                 installer->rocm.empty() ? "" : " (ROCm " + installer->rocm + ")"),
+                     step, step.rfind("sudo ", 0) == 0});
+    }
+    return fix;
   }
-  if (id == "arch" || id == "manjaro" || id == "endeavouros" || id == "cachyos") {
+  if (driver_fix_gets_installer(context)) {
     return {
-        "When you need it, install the distribution's ROCm packages (AMD's installer does not "
-        "support Arch)",
-        "sudo pacman -S rocm-hip-sdk", true};
+        {"When you need it, install ROCm with AMD's installer (the kernel driver's fix above "
+         "gets it)",
+         "sudo amdgpu-install --usecase=rocm", true}};
   }
-  return {"When you need it, install ROCm with AMD's installer",
-          "sudo amdgpu-install --usecase=rocm", true};
+  return amdgpu_install_fixes(context, "When you need it, install ROCm with AMD's installer",
+                              "--usecase=rocm");
 }
+
+}  // namespace
 
 CheckResult rocm_not_installed(const CheckContext& context) {
   if (context.amd_gpus.empty()) {
@@ -85,7 +87,7 @@ CheckResult rocm_not_installed(const CheckContext& context) {
       {rocm.rocm_path
            ? "no /opt/rocm-* directory; ROCM_PATH=" + *rocm.rocm_path + " has no .info/version"
            : std::string("no /opt/rocm-* directory, no /opt/rocm/.info/version, ROCM_PATH unset")},
-      {install_rocm_fix(context.facts)});
+      install_rocm_fixes(context));
 }
 
 CheckResult rocm_multiple(const CheckContext& context) {

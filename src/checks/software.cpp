@@ -361,6 +361,23 @@ std::optional<OverrideProblem> override_problem(const CheckContext& context, con
   return std::nullopt;
 }
 
+std::string target_to_build_for(const CheckContext& context, const AmdGpu& gpu) {
+  const std::string own = gpu.gfx_target();
+  const auto setting = override_for(context, gpu);
+  if (!setting) {
+    return own;
+  }
+  if (!override_problem(context, gpu, *setting)) {
+    return override_target(setting->value).value_or(own);
+  }
+  // arch.override-wrong's fix: the value known to work for this target, else no override.
+  const auto& known = gpu.target != nullptr ? gpu.target->override_value : std::nullopt;
+  if (known && known->verdict == OverrideVerdict::works) {
+    return override_target(known->value).value_or(own);
+  }
+  return own;
+}
+
 bool OverrideProblem::left_to_override_check() const {
   return kind == Kind::malformed || kind == Kind::unknown_target || kind == Kind::cross_family ||
          kind == Kind::dangerous || kind == Kind::known_broken;
@@ -393,12 +410,14 @@ const TorchRelease* nearest_release(const Knowledge& knowledge,
 }
 
 /// The indexes of a release whose wheels have code for the target (every index when the
-/// target is empty), newest first.
+/// target is empty) and exist for the Python (any when unknown), newest first.
 std::vector<std::string> indexes_with(const Knowledge& knowledge, const TorchRelease& release,
-                                      const std::string& target) {
+                                      const std::string& target,
+                                      const std::optional<std::string>& python) {
   std::vector<std::string> found;
   for (auto it = release.rocm_indexes.rbegin(); it != release.rocm_indexes.rend(); ++it) {
-    if (target.empty() || supports(wheel_targets(knowledge, release, *it), target)) {
+    if ((target.empty() || supports(wheel_targets(knowledge, release, *it), target)) &&
+        has_python(release.python_for(*it), python)) {
       found.push_back(*it);
     }
   }
@@ -407,10 +426,17 @@ std::vector<std::string> indexes_with(const Knowledge& knowledge, const TorchRel
 
 }  // namespace
 
+bool has_python(const std::vector<std::string>& versions,
+                const std::optional<std::string>& python) {
+  return !python || versions.empty() ||
+         std::find(versions.begin(), versions.end(), *python) != versions.end();
+}
+
 const TorchRelease* release_for_target(const Knowledge& knowledge, const std::string& target,
-                                       const std::optional<std::string>& current) {
+                                       const std::optional<std::string>& current,
+                                       const std::optional<std::string>& python) {
   return nearest_release(knowledge, current, [&](const TorchRelease& release) {
-    return index_for_target(knowledge, release, target).has_value();
+    return index_for_target(knowledge, release, target, python).has_value();
   });
 }
 
@@ -449,9 +475,9 @@ bool driver_supports_index(const CheckContext& context, const std::string& index
 }
 
 std::optional<std::string> index_to_propose(const CheckContext& context,
-                                            const TorchRelease& release,
-                                            const std::string& target) {
-  const auto found = indexes_with(context.knowledge, release, target);
+                                            const TorchRelease& release, const std::string& target,
+                                            const std::optional<std::string>& python) {
+  const auto found = indexes_with(context.knowledge, release, target, python);
   for (const auto& index : found) {
     if (driver_supports_index(context, index)) {
       return index;
@@ -461,9 +487,10 @@ std::optional<std::string> index_to_propose(const CheckContext& context,
 }
 
 const TorchRelease* release_to_propose(const CheckContext& context, const std::string& target,
-                                       const std::optional<std::string>& current) {
+                                       const std::optional<std::string>& current,
+                                       const std::optional<std::string>& python) {
   const TorchRelease* suits = nearest_release(context.knowledge, current, [&](const auto& release) {
-    const auto found = indexes_with(context.knowledge, release, target);
+    const auto found = indexes_with(context.knowledge, release, target, python);
     return std::any_of(found.begin(), found.end(), [&](const std::string& index) {
       return driver_supports_index(context, index);
     });
@@ -471,11 +498,20 @@ const TorchRelease* release_to_propose(const CheckContext& context, const std::s
   if (suits != nullptr) {
     return suits;
   }
-  return target.empty() ? (context.knowledge.torch_releases.empty() ||
-                                   (current && newer_than_rules(context.knowledge, *current))
-                               ? nullptr
-                               : &context.knowledge.torch_releases.back())
-                        : release_for_target(context.knowledge, target, current);
+  if (target.empty()) {
+    // No GPU target to judge: the newest release with wheels for the Python.
+    if (current && newer_than_rules(context.knowledge, *current)) {
+      return nullptr;
+    }
+    const auto& releases = context.knowledge.torch_releases;
+    for (auto it = releases.rbegin(); it != releases.rend(); ++it) {
+      if (!indexes_with(context.knowledge, *it, "", python).empty()) {
+        return &*it;
+      }
+    }
+    return nullptr;
+  }
+  return release_for_target(context.knowledge, target, current, python);
 }
 
 Fix pip_install_fix(const CheckContext& context, std::string description,
@@ -516,9 +552,11 @@ std::vector<std::string> wheel_targets(const Knowledge& knowledge, const TorchRe
 }
 
 std::optional<std::string> index_for_target(const Knowledge& knowledge, const TorchRelease& release,
-                                            const std::string& target) {
+                                            const std::string& target,
+                                            const std::optional<std::string>& python) {
   for (auto it = release.rocm_indexes.rbegin(); it != release.rocm_indexes.rend(); ++it) {
-    if (supports(wheel_targets(knowledge, release, *it), target)) {
+    if (supports(wheel_targets(knowledge, release, *it), target) &&
+        has_python(release.python_for(*it), python)) {
       return *it;
     }
   }
@@ -531,9 +569,10 @@ bool newer_than_rules(const Knowledge& knowledge, const std::string& version) {
              util::version_numbers(knowledge.torch_releases.back().torch);
 }
 
-const AmdWheelSet* amd_wheels_for(const Knowledge& knowledge, const std::string& target) {
+const AmdWheelSet* amd_wheels_for(const Knowledge& knowledge, const std::string& target,
+                                  const std::optional<std::string>& python) {
   for (auto it = knowledge.amd_wheels.rbegin(); it != knowledge.amd_wheels.rend(); ++it) {
-    if (supports(it->devices, target)) {
+    if (supports(it->devices, target) && has_python(it->python, python)) {
       return &*it;
     }
   }
@@ -587,6 +626,45 @@ std::string python_of(const PythonEnvironment* environment) {
   return util::shell_quote(prefix + "/bin/python3");
 }
 
+namespace {
+
+/// The newest ROCm release the rules list a target in (supported or deprecated); "" if none.
+std::string last_rocm_with(const GfxTarget& target) {
+  std::string last;
+  for (const auto& [rocm, status] : target.rocm) {
+    if (status != "unsupported" &&
+        (last.empty() || util::version_numbers(rocm) > util::version_numbers(last))) {
+      last = rocm;
+    }
+  }
+  return last;
+}
+
+}  // namespace
+
+Fix source_build_fix(const GfxTarget& target, const std::string& python) {
+  const std::string last = last_rocm_with(target);
+  const std::string says = target.override_value && !target.override_value->says.empty()
+                               ? " " + target.override_value->says
+                               : std::string();
+  return {
+      fmt::format("No supported path: no official torch wheel has {} code and no "
+                  "HSA_OVERRIDE_GFX_VERSION value is safe.{} A source build is the only route, and "
+                  "it needs an installed ROCm whose compiler and libraries still build for {}: {}. "
+                  "Install that ROCm first, then build (PyTorch's instructions: "
+                  "https://github.com/pytorch/pytorch#from-source)",
+                  target.name, says, target.name,
+                  last.empty() ? "no ROCm release these rules know lists it, so an older or a "
+                                 "community-patched ROCm"
+                               : "the newest release that lists it is ROCm " + last),
+      fmt::format("git clone --recursive https://github.com/pytorch/pytorch && cd pytorch && "
+                  "{0} tools/amd_build/build_amd.py && {0} -m pip install -r "
+                  "requirements.txt && PYTORCH_ROCM_ARCH={1} {0} -m pip install "
+                  "--no-build-isolation -v -e .",
+                  python, util::shell_word(target.name)),
+      false};
+}
+
 std::vector<Fix> remedy_for(const CheckContext& context, const AmdGpu& gpu,
                             const PythonEnvironment* environment) {
   std::vector<Fix> fix;
@@ -597,14 +675,16 @@ std::vector<Fix> remedy_for(const CheckContext& context, const AmdGpu& gpu,
   const std::optional<std::string> current = environment != nullptr && environment->torch
                                                  ? std::optional(environment->torch->version)
                                                  : std::nullopt;
-  if (const TorchRelease* release = release_to_propose(context, target.name, current)) {
+  const std::optional<std::string> python =
+      environment != nullptr ? environment->python_version : std::nullopt;
+  if (const TorchRelease* release = release_to_propose(context, target.name, current, python)) {
     fix.push_back(
         pip_install_fix(context,
                         fmt::format("Install torch {}, whose official ROCm wheels include {}",
                                     release->torch, target.name),
                         *release, python_of(environment),
-                        index_to_propose(context, *release, target.name).value_or("")));
-  } else if (const AmdWheelSet* set = amd_wheels_for(context.knowledge, target.name);
+                        index_to_propose(context, *release, target.name, python).value_or("")));
+  } else if (const AmdWheelSet* set = amd_wheels_for(context.knowledge, target.name, python);
              set != nullptr && !(current && newer_than_rules(context.knowledge, *current))) {
     fix.push_back(
         {fmt::format("No pytorch.org wheel has {}; AMD builds torch per GPU target: install its "
@@ -612,6 +692,16 @@ std::vector<Fix> remedy_for(const CheckContext& context, const AmdGpu& gpu,
                      "ROCm {})",
                      target.name, target.name, set->rocm, set->rocm),
          amd_wheel_install_line(*set, target.name, python_of(environment)), false});
+  } else if (const TorchRelease* other = release_to_propose(context, target.name, current);
+             python && other != nullptr) {
+    const auto& versions = other->python_for(
+        index_to_propose(context, *other, target.name).value_or(other->rocm_indexes.back()));
+    fix.push_back(
+        {fmt::format("torch {} has official ROCm wheels with {} code, but none for "
+                     "Python {}: install it in an environment with Python {} to {}",
+                     other->torch, target.name, *python, versions.empty() ? "?" : versions.front(),
+                     versions.empty() ? "?" : versions.back()),
+         "", false, FixKind::manual});
   }
   const auto& known = target.override_value;
   if (known && known->verdict == OverrideVerdict::works) {
@@ -631,11 +721,7 @@ std::vector<Fix> remedy_for(const CheckContext& context, const AmdGpu& gpu,
                      base_version(*current), context.knowledge.revision, target.name),
          "", false});
   } else if (fix.empty()) {
-    std::string why = known && !known->says.empty() ? " " + known->says : std::string();
-    fix.push_back({fmt::format("No supported path: no official wheel has {} and no override is "
-                               "safe.{} The only route is building PyTorch from source for it:",
-                               target.name, why),
-                   "export PYTORCH_ROCM_ARCH=" + util::shell_word(target.name), false});
+    fix.push_back(source_build_fix(target, python_of(environment)));
   }
   return fix;
 }

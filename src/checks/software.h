@@ -89,13 +89,22 @@ struct OverrideProblem {
   /// GPU still runs some target, which arch.unsupported judges.
   bool left_to_override_check() const;
 };
+/// The target a GPU's code must be built for: the override's when one applies to it and is
+/// not wrong, else the GPU's own (a wrong override's fix removes it: every other check then
+/// judges the real target, so no two fixes contradict each other). "" when neither is known.
+std::string target_to_build_for(const CheckContext& context, const AmdGpu& gpu);
 /// Why an override is wrong for this GPU; nullopt when it is not wrong.
 std::optional<OverrideProblem> override_problem(const CheckContext& context, const AmdGpu& gpu,
                                                 const OverrideSetting& setting);
 
-/// The torch release to install for a target, nearest to `current` (a version) when given.
+/// Whether wheels listed for `versions` (CPython "3.N") exist for `python`: true when either
+/// is unknown (nullopt, empty).
+bool has_python(const std::vector<std::string>& versions, const std::optional<std::string>& python);
+/// The torch release to install for a target, nearest to `current` (a version) when given, with
+/// wheels for the environment's Python when it is known.
 const TorchRelease* release_for_target(const Knowledge& knowledge, const std::string& target,
-                                       const std::optional<std::string>& current);
+                                       const std::optional<std::string>& current,
+                                       const std::optional<std::string>& python = std::nullopt);
 /// The ROCm release (major.minor) the loaded amdgpu DKMS driver ships with; nullopt for the
 /// kernel's own amdgpu, no amdgpu, or a DKMS version the rules do not know.
 std::optional<std::string> driver_rocm(const CheckContext& context);
@@ -111,12 +120,14 @@ bool driver_supports_index(const CheckContext& context, const std::string& index
 /// The index of a release to propose for a target (any index when `target` is empty): the
 /// newest whose wheels have its code and whose ROCm the loaded driver supports, else the newest
 /// with its code; nullopt when none has it.
-std::optional<std::string> index_to_propose(const CheckContext& context,
-                                            const TorchRelease& release, const std::string& target);
+std::optional<std::string> index_to_propose(
+    const CheckContext& context, const TorchRelease& release, const std::string& target,
+    const std::optional<std::string>& python = std::nullopt);
 /// The release to propose (release_for_target; the newest release when `target` is empty),
 /// preferring one with an index the loaded DKMS driver supports (issue 9: fixes agree).
 const TorchRelease* release_to_propose(const CheckContext& context, const std::string& target,
-                                       const std::optional<std::string>& current);
+                                       const std::optional<std::string>& current,
+                                       const std::optional<std::string>& python = std::nullopt);
 /// A fix installing a release from an index (its newest when empty). When the loaded driver
 /// does not support that index's ROCm, the description says the driver must move first; when
 /// an older index was chosen for the driver, it says why.
@@ -133,19 +144,25 @@ std::string pip_install_line(const TorchRelease& release, const std::string& pyt
 std::vector<std::string> wheel_targets(const Knowledge& knowledge, const TorchRelease& release,
                                        const std::string& index);
 /// The newest of a release's indexes whose wheels have code for the target; nullopt if none.
-std::optional<std::string> index_for_target(const Knowledge& knowledge, const TorchRelease& release,
-                                            const std::string& target);
+std::optional<std::string> index_for_target(
+    const Knowledge& knowledge, const TorchRelease& release, const std::string& target,
+    const std::optional<std::string>& python = std::nullopt);
 
 /// A torch version newer than every release the rules know ("newer than these rules"): no
 /// pip line ever proposes an older torch for it.
 bool newer_than_rules(const Knowledge& knowledge, const std::string& version);
 
 /// The newest of AMD's per-target wheel sets with a [device-<target>] extra; null if none.
-const AmdWheelSet* amd_wheels_for(const Knowledge& knowledge, const std::string& target);
+const AmdWheelSet* amd_wheels_for(const Knowledge& knowledge, const std::string& target,
+                                  const std::optional<std::string>& python = std::nullopt);
 /// `<python> -m pip install --index-url URL "torch[device-gfxN]==V" "torchvision[…]==V"
 /// "torchaudio==V"`.
 std::string amd_wheel_install_line(const AmdWheelSet& set, const std::string& target,
                                    const std::string& python);
+/// When nothing else works for a target: a source build of PyTorch, as PyTorch's README gives
+/// it, with PYTORCH_ROCM_ARCH set for the build command (never a lone export), and which ROCm
+/// it needs (the newest release the rules list the target in).
+Fix source_build_fix(const GfxTarget& target, const std::string& python);
 /// The interpreter of an environment, for pip commands ("'/home/alice/venv/bin/python3'").
 std::string python_of(const PythonEnvironment* environment);
 

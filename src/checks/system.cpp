@@ -79,16 +79,26 @@ CheckResult shm_small(const CheckContext& context) {
   if (*system.shm_bytes >= k_min_shm) {
     return pass(fmt::format("/dev/shm is {:.0f} MiB", mib));
   }
-  CheckResult result = finding(
-      Severity::warning,
-      fmt::format("/dev/shm in this container is only {:.0f} MiB: PyTorch DataLoader "
-                  "workers and vLLM fail or stall below 1 GiB",
-                  mib),
-      {fmt::format("container: {}, /dev/shm {} bytes", *system.container, *system.shm_bytes)},
-      {{"Share the host's IPC namespace (add to docker run)", "--ipc=host", false,
-        FixKind::container_flag},
-       {"Give the container a larger /dev/shm (add to docker run)", "--shm-size=16g", false,
-        FixKind::container_flag}});
+  const std::string headline = fmt::format(
+      "/dev/shm in this container is only {:.0f} MiB: PyTorch DataLoader workers and vLLM fail "
+      "or stall below 1 GiB",
+      mib);
+  const std::vector<std::string> evidence{
+      fmt::format("container: {}, /dev/shm {} bytes", *system.container, *system.shm_bytes)};
+  if (*system.container == "kubernetes") {
+    // A pod has no --shm-size: the kubelet mounts what the spec's volumes say.
+    return finding(Severity::warning, headline, evidence,
+                   {{"Mount a memory-backed emptyDir at /dev/shm: in the pod spec, this volume "
+                     "under spec.volumes and a volumeMount of it at /dev/shm in the container, "
+                     "then recreate the pod",
+                     "- {name: dshm, emptyDir: {medium: Memory, sizeLimit: 16Gi}}", false,
+                     FixKind::file_edit}});
+  }
+  CheckResult result = finding(Severity::warning, headline, evidence,
+                               {{"Share the host's IPC namespace (add to docker run)", "--ipc=host",
+                                 false, FixKind::container_flag},
+                                {"Give the container a larger /dev/shm (add to docker run)",
+                                 "--shm-size=16g", false, FixKind::container_flag}});
   result.fix_order = FixOrder::alternatives;
   return result;
 }

@@ -11,6 +11,21 @@ namespace rocdoc::checks {
 
 namespace {
 
+/// `amdgpu-install --usecase=wsl,rocm` where AMD's installer is installed; else where to get
+/// it: the installer must be of a release with a WSL build (rules/wsl.yaml), which the Linux
+/// installer table does not say.
+Fix wsl_install_fix(const CheckContext& context, const std::string& description) {
+  const std::string command = "sudo amdgpu-install -y --usecase=wsl,rocm --no-dkms";
+  if (context.facts.rocm && context.facts.rocm->amdgpu_install) {
+    return {description, command, true};
+  }
+  return {description +
+              ": AMD's installer is not installed; get the amdgpu-install package of that "
+              "release for this Ubuntu from AMD's \"Install ROCm on WSL\" guide, then run: " +
+              command,
+          "", true, FixKind::manual};
+}
+
 /// A name wsl.exe gives a distribution: letters, digits, '.', '_' and '-' (wsl --import refuses
 /// others). Such a name means the same in PowerShell and in a POSIX shell, quoted or not.
 bool is_distro_name(std::string_view name) {
@@ -87,17 +102,17 @@ CheckResult wsl_runtime_missing(const CheckContext& context) {
       rocm.opt_rocm_version ? rocm.opt_rocm_version : rocm.rocm_path_version;
   if (!version) {
     missing.push_back("a ROCm install (/opt/rocm)");
-    fix.push_back({"Install ROCm for WSL (no kernel driver: Windows provides it)",
-                   "sudo amdgpu-install -y --usecase=wsl,rocm --no-dkms", true});
+    fix.push_back(wsl_install_fix(context,
+                                  "Install ROCm for WSL (no kernel driver: Windows "
+                                  "provides it)"));
   } else if (const WslRelease* release =
                  context.knowledge.wsl_release(version->substr(0, version->find('-')))) {
     if (!release->supported) {
       missing.push_back(
           fmt::format("a ROCm release with WSL support (ROCm {} has none)", release->rocm));
-      fix.push_back(
-          {"Install a ROCm release that supports WSL (ROCm 6.1.3 and later, except those without a "
-           "WSL build)",
-           "sudo amdgpu-install -y --usecase=wsl,rocm --no-dkms", true});
+      fix.push_back(wsl_install_fix(context,
+                                    "Install a ROCm release that supports WSL (ROCm 6.1.3 and "
+                                    "later, except those without a WSL build)"));
     } else if (release->uses_rocdxg() && !rocm.rocdxg) {
       missing.push_back(
           fmt::format("librocdxg.so (ROCm {} reaches the GPU through it)", release->rocm));

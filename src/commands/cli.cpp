@@ -14,6 +14,7 @@
 #include "rocdoc/knowledge.h"
 #include "rocdoc/knowledge_loader.h"
 #include "src/commands/arguments.h"
+#include "src/commands/build_commit.h"
 #include "src/commands/command.h"
 #include "src/hosts/snapshot.h"
 #include "src/util/strings.h"
@@ -275,7 +276,7 @@ int run_command(const std::vector<std::string>& args, const CommandStreams& io) 
     io.out << app.help("", CLI::AppFormatMode::All);
     return 0;
   } catch (const CLI::CallForVersion&) {
-    io.out << "rocdoc " << ROCDOC_VERSION << " (commit " << ROCDOC_GIT_COMMIT << ", rules revision "
+    io.out << "rocdoc " << ROCDOC_VERSION << " (commit " << k_build_commit << ", rules revision "
            << embedded_knowledge_data().revision << ")\n";
     return 0;
   } catch (const CLI::ParseError& error) {

@@ -1,5 +1,6 @@
 // `rocdoc rules lint [DIR]` and `rocdoc rules show WHAT`: validate the knowledge base, and say
 // what it knows of a gfx target, PCI id, product name, torch, ROCm or driver version.
+#include <algorithm>
 #include <memory>
 
 #include "rocdoc/knowledge_loader.h"
@@ -57,6 +58,14 @@ int run_rules_show(const RulesOptions& options, std::ostream& out, std::ostream&
         render_pci_id_line(*entry, out);
       }
       for (const GfxTarget* target : found.targets) {
+        const bool mapped =
+            std::any_of(found.pci_ids.begin(), found.pci_ids.end(),
+                        [&](const PciIdEntry* entry) { return entry->gfx == target->name; });
+        if (!found.pci_ids.empty() && !mapped) {
+          out << "(" << target->name
+              << " below is not what the PCI ids above map to: it names these products' "
+                 "engineering samples or what older kernels reported)\n";
+        }
         render_target(knowledge, *target, out);
       }
       return 0;

@@ -31,9 +31,11 @@ std::string_view to_string(KernelEventKind kind) {
     case KernelEventKind::gpu_reset:
       return "gpu_reset";
     case KernelEventKind::iommu_fault:
+      return "iommu_fault";
+    case KernelEventKind::trap_handler_refused:
       break;
   }
-  return "iommu_fault";
+  return "trap_handler_refused";
 }
 
 const PciDevice* PciFacts::find(const std::string& bdf) const {

@@ -255,6 +255,8 @@ json system_json(const SystemFacts& system) {
           {"cmdline", system.cmdline},
           {"iommu_params", system.iommu_params},
           {"container", optional_json(system.container)},
+          {"container_name", optional_json(system.container_name)},
+          {"toolbox", system.toolbox},
           {"wsl", wsl},
           {"dxg_present", system.dxg_present},
           {"shm_bytes", optional_json(system.shm_bytes)},
@@ -309,7 +311,10 @@ json facts_to_json(const Facts& facts) {
                               {"prefix", environment.prefix},
                               {"found_by", environment.found_by},
                               {"torch", torch},
-                              {"packages", packages}});
+                              {"packages", packages},
+                              {"python_version", optional_json(environment.python_version)},
+                              {"externally_managed", environment.externally_managed},
+                              {"runs_as_python3", environment.runs_as_python3}});
     }
     json path_python3 = nullptr;
     if (const auto& python = facts.python->path_python3) {
@@ -359,6 +364,7 @@ json facts_to_json(const Facts& facts) {
                       {"rocm_path_holds_rocm", optional_json(facts.rocm->rocm_path_holds_rocm)},
                       {"hip_path_holds_hip", optional_json(facts.rocm->hip_path_holds_hip)},
                       {"ld_library_hip", hip_dirs},
+                      {"amdgpu_install", facts.rocm->amdgpu_install},
                       {"wsl_dxcore", facts.rocm->wsl_dxcore},
                       {"rocdxg", facts.rocm->rocdxg},
                       {"hsa_runtime", library_files_json(facts.rocm->hsa_runtime)},

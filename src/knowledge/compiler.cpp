@@ -130,6 +130,14 @@ void write(std::ostream& out, const rocdoc::Knowledge& k) {
     out << "}, .source = " << literal(r.source)
         << ", .library_targets = " << literals(r.library_targets) << "});\n";
   }
+  for (const auto& i : k.installers) {
+    out << "  k.installers.push_back(RocmInstaller{.os = " << literal(i.os)
+        << ", .versions = " << literals(i.versions) << ", .method = "
+        << (i.method == rocdoc::InstallMethod::amdgpu_install ? "InstallMethod::amdgpu_install"
+                                                              : "InstallMethod::distribution")
+        << ", .rocm = " << literal(i.rocm) << ", .steps = " << literals(i.steps)
+        << ", .source = " << literal(i.source) << "});\n";
+  }
   for (const auto& d : k.driver_versions) {
     out << "  k.driver_versions.push_back(DriverVersion{.module = " << literal(d.module)
         << ", .rocm = " << literal(d.rocm) << ", .source = " << literal(d.source) << "});\n";
@@ -145,7 +153,12 @@ void write(std::ostream& out, const rocdoc::Knowledge& k) {
     for (const auto& [index, targets] : t.gfx_exceptions) {
       out << "{" << literal(index) << ", " << literals(targets) << "},";
     }
-    out << "}, .source = " << literal(t.source) << "});\n";
+    out << "}, .source = " << literal(t.source) << ", .python = " << literals(t.python)
+        << ", .python_exceptions = {";
+    for (const auto& [index, versions] : t.python_exceptions) {
+      out << "{" << literal(index) << ", " << literals(versions) << "},";
+    }
+    out << "}});\n";
   }
   for (const auto& v : k.env_variables) {
     out << "  k.env_variables.push_back(EnvVariable{.name = " << literal(v.name) << ", .kind = "
@@ -168,7 +181,7 @@ void write(std::ostream& out, const rocdoc::Knowledge& k) {
         << ", .index_url = " << literal(a.index_url) << ", .torch = " << literal(a.torch)
         << ", .torchvision = " << literal(a.torchvision)
         << ", .torchaudio = " << literal(a.torchaudio) << ", .devices = " << literals(a.devices)
-        << ", .source = " << literal(a.source) << "});\n";
+        << ", .source = " << literal(a.source) << ", .python = " << literals(a.python) << "});\n";
   }
   for (const auto& s : k.triage_signatures) {
     out << "  k.triage_signatures.push_back(TriageSignature{.id = " << literal(s.id)

@@ -29,6 +29,32 @@ const PciIdEntry* Knowledge::amd_pci_id(std::uint16_t device) const {
   return it == pci_ids.end() ? nullptr : &*it;
 }
 
+const RocmInstaller* Knowledge::installer_for(std::string_view id, std::string_view id_like,
+                                              std::string_view version_id) const {
+  const auto matches = [&](std::string_view os) -> const RocmInstaller* {
+    for (const auto& installer : installers) {
+      if (installer.os == os && (installer.versions.empty() ||
+                                 std::find(installer.versions.begin(), installer.versions.end(),
+                                           version_id) != installer.versions.end())) {
+        return &installer;
+      }
+    }
+    return nullptr;
+  };
+  if (const RocmInstaller* own = matches(id); own != nullptr || id.empty()) {
+    return own;
+  }
+  // A derivative (Linux Mint: ID_LIKE="ubuntu debian") only by a row without versions: its
+  // VERSION_ID is its own, not its base's.
+  for (const auto like : util::split_whitespace(id_like)) {
+    const RocmInstaller* base = matches(like);
+    if (base != nullptr && base->versions.empty()) {
+      return base;
+    }
+  }
+  return nullptr;
+}
+
 const DriverVersion* Knowledge::driver_version(std::string_view module) const {
   // From AMD GPU Driver 31.40 the module reports <module>.<release code> (6.19.14.31400000):
   // its first three parts are the module version.
@@ -88,6 +114,11 @@ const WslRelease* Knowledge::wsl_release(std::string_view rocm_version) const {
 const std::vector<std::string>& TorchRelease::targets_for(const std::string& index) const {
   const auto it = gfx_exceptions.find(index);
   return it == gfx_exceptions.end() ? gfx : it->second;
+}
+
+const std::vector<std::string>& TorchRelease::python_for(const std::string& index) const {
+  const auto it = python_exceptions.find(index);
+  return it == python_exceptions.end() ? python : it->second;
 }
 
 }  // namespace rocdoc

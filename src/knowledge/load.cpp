@@ -373,6 +373,36 @@ bool is_major_minor(const std::string& release) {
   return parts.size() == 2 && util::parse_unsigned(parts[0]) && util::parse_unsigned(parts[1]);
 }
 
+/// rocm_releases.yaml `installers`: how ROCm gets onto each distribution release.
+void load_installers(const RuleReader& reader, Knowledge& knowledge) {
+  if (!reader.root()["installers"]) {
+    return;
+  }
+  for (const auto& entry : reader.entries("installers", "an installer")) {
+    RocmInstaller installer;
+    installer.os = reader.text(entry, "os");
+    if (entry["versions"]) {
+      installer.versions = reader.texts(entry, "versions");
+    }
+    installer.method =
+        reader.choice(entry, "method", {"amdgpu-install", "distribution"}) == "amdgpu-install"
+            ? InstallMethod::amdgpu_install
+            : InstallMethod::distribution;
+    installer.rocm = reader.optional_text(entry, "rocm");
+    installer.steps = reader.texts(entry, "steps");
+    installer.source = reader.text(entry, "source");
+    if (installer.steps.empty()) {
+      reader.fail(entry, "an installer needs at least one of \"steps\"");
+    }
+    for (std::size_t i = 0; i < installer.steps.size(); ++i) {
+      if (installer.steps[i].find('\n') != std::string::npos) {
+        reader.fail(entry["steps"][i], "a step is one shell line");
+      }
+    }
+    knowledge.installers.push_back(std::move(installer));
+  }
+}
+
 void load_rocm_releases(const RuleReader& reader, Knowledge& knowledge) {
   for (const auto& entry : reader.entries("releases", "a release")) {
     RocmRelease release;
@@ -404,6 +434,7 @@ void load_rocm_releases(const RuleReader& reader, Knowledge& knowledge) {
     }
     knowledge.rocm_releases.push_back(std::move(release));
   }
+  load_installers(reader, knowledge);
   if (!reader.root()["driver_versions"]) {
     return;
   }
@@ -418,6 +449,28 @@ void load_rocm_releases(const RuleReader& reader, Knowledge& knowledge) {
   }
 }
 
+/// A list of CPython versions, each "3.N", none twice, at least one.
+std::vector<std::string> python_versions(const RuleReader& reader, const YAML::Node& entry,
+                                         const char* key) {
+  if (!entry[key]) {
+    reader.fail(entry, std::string("missing \"") + key +
+                           "\" (the CPython versions it has wheels for, such as [\"3.12\"])");
+  }
+  std::vector<std::string> versions = reader.texts(entry, key);
+  if (versions.empty()) {
+    reader.fail(entry, std::string("\"") + key + "\" lists at least one CPython version");
+  }
+  for (std::size_t i = 0; i < versions.size(); ++i) {
+    const std::string& version = versions[i];
+    if (version.rfind("3.", 0) != 0 || !util::parse_unsigned(version.substr(2)) ||
+        std::count(versions.begin(), versions.end(), version) > 1) {
+      reader.fail(entry[key][i],
+                  "a CPython version is written 3.N, once each, not " + quoted(version));
+    }
+  }
+  return versions;
+}
+
 void load_torch_extras(const RuleReader& reader, Knowledge& knowledge) {
   if (reader.root()["nightly_indexes"]) {
     knowledge.nightly_indexes = reader.texts(reader.root(), "nightly_indexes");
@@ -429,7 +482,10 @@ void load_torch_extras(const RuleReader& reader, Knowledge& knowledge) {
     AmdWheelSet set{reader.text(entry, "rocm"),       reader.text(entry, "index_url"),
                     reader.text(entry, "torch"),      reader.text(entry, "torchvision"),
                     reader.text(entry, "torchaudio"), reader.targets(entry, "devices", knowledge),
-                    reader.text(entry, "source")};
+                    reader.text(entry, "source"),     {}};
+    if (entry["python"]) {
+      set.python = python_versions(reader, entry, "python");
+    }
     if (set.index_url.rfind("https://", 0) != 0) {
       reader.fail(entry["index_url"], "\"index_url\" must be an https:// URL");
     }
@@ -454,6 +510,7 @@ void load_torch(const RuleReader& reader, Knowledge& knowledge) {
     release.rocm_indexes = reader.texts(entry, "rocm_indexes");
     release.gfx = reader.targets(entry, "gfx", knowledge);
     release.source = reader.text(entry, "source");
+    release.python = python_versions(reader, entry, "python");
     if (release.torchaudio.empty() && release.torchaudio_pair.empty()) {
       reader.fail(entry, "a torch release needs \"torchaudio\" or \"torchaudio_pair\"");
     }
@@ -475,6 +532,17 @@ void load_torch(const RuleReader& reader, Knowledge& knowledge) {
                       "index " + bare(index) + " is not among this release's rocm_indexes");
         }
         release.gfx_exceptions[index] = reader.targets(exception, "gfx", knowledge);
+      }
+    }
+    if (const YAML::Node exceptions = entry["python_exceptions"]) {
+      for (const auto& exception : exceptions) {
+        const std::string index = reader.text(exception, "index");
+        if (std::find(release.rocm_indexes.begin(), release.rocm_indexes.end(), index) ==
+            release.rocm_indexes.end()) {
+          reader.fail(exception["index"],
+                      "index " + bare(index) + " is not among this release's rocm_indexes");
+        }
+        release.python_exceptions[index] = python_versions(reader, exception, "python");
       }
     }
     if (knowledge.torch_release(release.torch) != nullptr) {

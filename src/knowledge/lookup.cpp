@@ -172,6 +172,14 @@ RulesLookup lookup_rules(const Knowledge& knowledge, std::string_view raw) {
       }
     }
     if (!result.targets.empty()) {
+      // The targets the product's PCI ids map to first: a product name also lists the targets
+      // of its engineering samples and older kernels (MI300X: gfx941 before gfx942), which a
+      // reader of the first block would take for the GPU's (N6).
+      std::stable_partition(
+          result.targets.begin(), result.targets.end(), [&](const GfxTarget* target) {
+            return std::any_of(result.pci_ids.begin(), result.pci_ids.end(),
+                               [&](const PciIdEntry* entry) { return entry->gfx == target->name; });
+          });
       result.kind = RulesLookup::Kind::product;
       return result;
     }

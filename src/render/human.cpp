@@ -316,33 +316,22 @@ void render_rocm(const Report& report, Page& page) {
   inventory_line(page, "ROCm", util::join(installs, ", "));
 }
 
-/// "3.12" from a site directory such as /usr/lib/python3.12/site-packages; "" when the path
-/// does not say (Debian's /usr/lib/python3/dist-packages).
-std::string python_version_of(std::string_view site_dir) {
-  for (std::size_t at = site_dir.find("python"); at != std::string_view::npos;
-       at = site_dir.find("python", at + 1)) {
-    std::size_t end = at + 6;
-    while (end < site_dir.size() &&
-           (std::isdigit(static_cast<unsigned char>(site_dir[end])) != 0 || site_dir[end] == '.')) {
-      ++end;
-    }
-    const std::string_view version = site_dir.substr(at + 6, end - at - 6);
-    if (version.find('.') != std::string_view::npos && version.back() != '.' &&
-        (end == site_dir.size() || site_dir[end] == '/')) {
-      return std::string(version);
-    }
-  }
-  return {};
-}
-
-std::string describe_environment(const PythonEnvironment& env, const Page& page) {
+/// `python3` marks the environment the first python3 on PATH runs; when some other one runs,
+/// the rest are "shadowed" (typing python3 does not reach them).
+std::string describe_environment(const PythonEnvironment& env, const Page& page,
+                                 bool python3_known) {
   std::vector<std::string> parts;
-  if (const std::string version = python_version_of(env.site_dir); !version.empty()) {
-    parts.push_back(page.clean(version));
+  if (env.python_version) {
+    parts.push_back(page.clean(*env.python_version));
   }
   std::string where = page.clean(env.prefix.empty() ? env.site_dir : env.prefix);
   if (!env.found_by.empty()) {
     where += " (" + page.clean(util::join(env.found_by, ", ")) + ")";
+  }
+  if (env.runs_as_python3) {
+    where += page.ascii() ? " <- python3" : " ← python3";
+  } else if (python3_known) {
+    where += ", shadowed";
   }
   parts.push_back(std::move(where));
   if (env.torch) {
@@ -364,10 +353,13 @@ void render_python(const Report& report, Page& page) {
     return;
   }
   const auto& environments = report.facts.python->environments;
+  const bool python3_known =
+      std::any_of(environments.begin(), environments.end(),
+                  [](const PythonEnvironment& env) { return env.runs_as_python3; });
   std::size_t without_torch = 0;
   for (const auto& env : environments) {
     if (env.torch || page.verbose()) {
-      inventory_line(page, "Python", describe_environment(env, page));
+      inventory_line(page, "Python", describe_environment(env, page, python3_known));
     } else {
       ++without_torch;
     }
@@ -375,7 +367,7 @@ void render_python(const Report& report, Page& page) {
   if (environments.empty()) {
     inventory_line(page, "Python", "no Python environment found");
   } else if (without_torch == environments.size() && without_torch == 1) {
-    inventory_line(page, "Python", describe_environment(environments.front(), page));
+    inventory_line(page, "Python", describe_environment(environments.front(), page, python3_known));
   } else if (without_torch == environments.size()) {
     inventory_line(
         page, "Python",
@@ -500,9 +492,16 @@ void render_check_line(const CheckRecord& record, std::size_t indent, Page& page
                  "[" + std::string(record.info->id) + "]");
 }
 
+bool is_notice(const CheckResult& result) {
+  return result.status == Status::warn && result.severity == Severity::info;
+}
+
 void render_root(const CheckRecord& record, const Causes& causes, PrintedCommands& printed,
                  Page& page) {
   render_check_line(record, 2, page);
+  if (is_notice(record.result) && !page.verbose() && causes.consequences(record).empty()) {
+    return;  // a notice is one line; -v shows its evidence and fix (N12)
+  }
   render_evidence(record.result, page);
   render_fixes(record, printed, page);
   const auto& consequences = causes.consequences(record);
@@ -666,6 +665,31 @@ std::string skip_reasons(const Report& report, const Page& page) {
   return text + ")";
 }
 
+/// "2 required checks did not run (no AMD GPU; not selected)"; "" when every --require ran.
+std::string unrun_required(const Report& report, const Page& page) {
+  std::size_t count = 0;
+  std::vector<std::string> reasons;
+  for (const auto& id : report.outcome.required) {
+    const auto it = std::find_if(report.checks.begin(), report.checks.end(),
+                                 [&](const CheckRecord& r) { return r.info->id == id; });
+    std::string reason;
+    if (it == report.checks.end()) {
+      reason = "not selected";
+    } else if (it->result.status == Status::skip) {
+      reason = page.clean(it->result.message);
+    } else {
+      continue;
+    }
+    ++count;
+    if (std::find(reasons.begin(), reasons.end(), reason) == reasons.end()) {
+      reasons.push_back(std::move(reason));
+    }
+  }
+  return count == 0 ? std::string()
+                    : fmt::format("{} did not run ({})", plural(count, "required check"),
+                                  util::join(reasons, "; "));
+}
+
 void render_summary(const Report& report, std::size_t problems, Page& page) {
   const bool any_ran =
       std::any_of(report.checks.begin(), report.checks.end(),
@@ -691,24 +715,39 @@ void render_summary(const Report& report, std::size_t problems, Page& page) {
   }
   std::string lead;
   std::string rest;
+  const auto unrun = unrun_required(report, page);
   if (problems > 0) {
     lead = plural(problems, "problem") + ":";
     rest = util::join(counts, ", ");
+  } else if (!unrun.empty()) {
+    // --require: what did not run decides the exit code (1), so it leads the line (N10).
+    lead = "Not checked:";
+    rest = unrun;
+    for (const auto& count : counts) {
+      rest += ", " + count;
+    }
   } else {
     lead = "No issues found";
     for (const auto& count : counts) {
       rest += ", " + count;
     }
   }
+  const bool folded =
+      !page.verbose() &&
+      std::any_of(report.checks.begin(), report.checks.end(), [](const CheckRecord& r) {
+        return is_notice(r.result) && !r.result.fix.empty();
+      });
   rest += fmt::format(" ({} passed, {} skipped{})", summary.passed, summary.skipped,
-                      summary.skipped > 0 && !page.verbose() ? "; -v shows why" : "");
+                      folded                                   ? "; -v shows more"
+                      : summary.skipped > 0 && !page.verbose() ? "; -v shows why"
+                                                               : "");
   if (!rest.empty() && rest.front() != ',' && rest.front() != ' ') {
     rest.insert(0, " ");
   }
   // The lead in colour; the counts wrap after it.
-  const std::string_view colour = summary.errors > 0     ? k_red
-                                  : summary.warnings > 0 ? k_yellow
-                                                         : k_green;
+  const std::string_view colour = summary.errors > 0 || !unrun.empty() ? k_red
+                                  : summary.warnings > 0               ? k_yellow
+                                                                       : k_green;
   page.paragraph(page.paint(lead, colour), lead.size(), rest, 2);
 }
 

@@ -59,6 +59,9 @@ std::vector<std::pair<std::string, std::string>> fact_rows(const LogFacts& facts
   if (!facts.overrides.empty()) {
     rows.emplace_back("overrides", fact_list(facts.overrides));
   }
+  if (facts.container) {
+    rows.emplace_back("container", fact_one(*facts.container));
+  }
   if (facts.site_packages) {
     rows.emplace_back("torch in", fact_one(*facts.site_packages));
   }
@@ -125,7 +128,7 @@ void render_triage_human(const TriageReport& report, const TriageContext& contex
       for (const auto& fix : finding.fix) {
         out << "      " << util::printable(fix.description) << "\n";
         if (!fix.command.empty()) {
-          out << "        $ " << util::printable(fix.command) << "\n";
+          out << "        " << util::printable(fix.command) << "\n";
         }
       }
       if (!finding.fix_from_facts && !finding.signatures.empty()) {
@@ -214,7 +217,8 @@ void render_triage_json(const TriageReport& report, const TriageContext& context
         {"torchaudio", fact(facts.torchaudio)},
         {"rocm", fact(facts.rocm)},
         {"overrides", overrides},
-        {"site_packages", fact(facts.site_packages)}}},
+        {"site_packages", fact(facts.site_packages)},
+        {"container", fact(facts.container)}}},
       {"summary", {{"errors", errors}, {"warnings", others}}},
       {"findings", findings},
   };

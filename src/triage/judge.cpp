@@ -149,6 +149,49 @@ std::vector<Fix> fixes_of(const TriageSignature& signature) {
   return fix;
 }
 
+/// In a container the groups are the host's, added where it is started (as check says in
+/// perm.container-groups): the numeric gids, read on the host; never a usermod in the image.
+std::vector<Fix> container_group_fixes(const std::string& runtime) {
+  if (runtime == "kubernetes") {
+    return {
+        {"The log comes from a pod: give it the device nodes' groups in the pod spec, under "
+         "spec.securityContext, with the numeric gids of /dev/kfd and /dev/dri/renderD* on "
+         "the node (stat -c %g /dev/kfd shows one), then recreate the pod",
+         "supplementalGroups: [<gid of /dev/kfd>, <gid of /dev/dri/renderD128>]", false,
+         FixKind::file_edit}};
+  }
+  return {
+      {"The log comes from a container: start it with the host's numeric groups of the "
+       "device nodes (add to " +
+           runtime +
+           " run; the $(…) is read on the host, where names and numbers can differ from "
+           "the image's)",
+       "--group-add \"$(stat -c %g /dev/kfd)\" --group-add \"$(stat -c %g "
+       "/dev/dri/renderD128)\"",
+       false, FixKind::container_flag}};
+}
+
+/// The text of line `number` (from 1) of a log; "" when there is none.
+std::string_view line_at(std::string_view text, std::size_t number) {
+  std::size_t start = 0;
+  for (std::size_t n = 1; n < number && start <= text.size(); ++n) {
+    const std::size_t newline = text.find('\n', start);
+    if (newline == std::string_view::npos) {
+      return {};
+    }
+    start = newline + 1;
+  }
+  if (start > text.size()) {
+    return {};
+  }
+  std::string_view line = text.substr(start);
+  line = line.substr(0, std::min(line.find('\n'), k_max_triage_line));
+  if (!line.empty() && line.back() == '\r') {
+    line.remove_suffix(1);
+  }
+  return line;
+}
+
 void add_lines(std::vector<LogLine>& lines, const std::vector<LogLine>& more) {
   for (const auto& line : more) {
     const bool seen = std::any_of(lines.begin(), lines.end(),
@@ -206,6 +249,12 @@ TriageReport triage_log(std::string_view text, const Knowledge& knowledge) {
       finding.matched_lines += hit.count;
       if (finding.fix.empty()) {
         finding.fix = fixes_of(*hit.signature);
+        if (report.scan.facts.container && (id == "perm.kfd" || id == "perm.render")) {
+          finding.fix = container_group_fixes(report.scan.facts.container->value);
+          finding.fix_from_facts = true;
+          add_lines(finding.lines, {quote(report.scan.facts.container->line,
+                                          line_at(text, report.scan.facts.container->line))});
+        }
       }
       for (const auto source : util::split(hit.signature->source, ';')) {
         const std::string trimmed(util::trim(source));

@@ -70,9 +70,13 @@ std::size_t skip_chars(std::string_view line, std::size_t pos, std::string_view 
   return pos;
 }
 
-void keep_first(std::optional<LogFact>& fact, std::string value, std::size_t line) {
-  if (!fact && !value.empty()) {
-    fact = LogFact{util::printable(value), line, {}};
+void keep_first(std::optional<LogFact>& fact, std::string_view value, std::size_t line) {
+  if (fact || value.empty()) {
+    return;
+  }
+  std::string kept = util::printable(value);
+  if (kept.size() <= k_max_fact_bytes) {
+    fact = LogFact{std::move(kept), line, {}};
   }
 }
 
@@ -82,6 +86,9 @@ void keep_distinct(std::vector<LogFact>& facts, std::string value, std::size_t l
     return;
   }
   value = util::printable(value);
+  if (value.size() > k_max_fact_bytes) {
+    return;
+  }
   const bool seen = std::any_of(facts.begin(), facts.end(), [&](const LogFact& fact) {
     return fact.value == value && fact.name == name;
   });
@@ -286,6 +293,23 @@ void scan_facts(std::string_view line, std::string_view low, std::size_t number,
     if (!found.empty() && value > end) {
       keep_distinct(facts.overrides, found.substr(0, found.find_first_not_of("0123456789.")),
                     number, name);
+    }
+  }
+  // a container: how it was started, or what runs in it
+  if (!facts.container) {
+    for (const auto& [marker, runtime] :
+         {std::pair<const char*, const char*>{"docker run", "docker"},
+          {"docker exec", "docker"},
+          {"docker compose", "docker"},
+          {"docker-compose", "docker"},
+          {"podman run", "podman"},
+          {"podman exec", "podman"},
+          {"kubectl exec", "kubernetes"},
+          {"kubectl run", "kubernetes"}}) {
+      if (contains(low, marker)) {
+        keep_first(facts.container, runtime, number);
+        break;
+      }
     }
   }
   // torch's site-packages from a path (tracebacks, pip)

@@ -26,6 +26,9 @@ inline constexpr std::size_t k_max_quoted_lines = 8;
 inline constexpr std::size_t k_max_fact_values = 16;
 /// Bytes of a line quoted in a finding.
 inline constexpr std::size_t k_max_quoted_bytes = 300;
+/// Bytes of a fact's value as kept (made printable). A longer value (a site-packages path of a
+/// 4 KiB line) is not kept: a cut path would name a directory that does not exist.
+inline constexpr std::size_t k_max_fact_bytes = 1024;
 
 /// A line of the log as quoted: its number (from 1) and its text, cut and made printable.
 struct LogLine {
@@ -52,6 +55,9 @@ struct LogFacts {
   std::optional<LogFact> rocm;           ///< a ROCm/HIP version ("6.2.41133-dd7f95766")
   std::vector<LogFact> overrides;        ///< HSA_OVERRIDE_GFX_VERSION[_N] values
   std::optional<LogFact> site_packages;  ///< torch's site-packages directory (from a path)
+  /// The log was taken in a container: the line that says so ("docker run … --device=/dev/kfd",
+  /// "podman run", a pod's kubectl); its value is the runtime ("docker", "podman", "kubernetes").
+  std::optional<LogFact> container;
 };
 
 /// A signature of the rules and the lines it matched.

@@ -64,6 +64,14 @@ EXPECT = {
                   "torch_build": "rocm", "rocm": ("6.3.42131-fa1d09cbd", 4)},
         "exit": 0,
     },
+    "rocm-terminal-container-kfd-denied.log": {
+        # Issue 22 (N7): in a container the fix is the host's gids at `docker run`, never usermod.
+        "findings": {"perm.kfd": ("fail", [1, 5])},
+        "facts": {"container": ("docker", 1)},
+        "fixes": {"perm.kfd": ['--group-add "$(stat -c %g /dev/kfd)" --group-add '
+                               '"$(stat -c %g /dev/dri/renderD128)"']},
+        "exit": 1,
+    },
     "ollama-override-610m.log": {
         "findings": {},
         "overrides": [("HSA_OVERRIDE_GFX_VERSION", "10.3.0", 1)],
@@ -97,6 +105,10 @@ def check_real_logs(binary, results):
             signatures.update(finding["signatures"])
             results.check(finding["fix"] or finding["id"] == "arch.unsupported",
                           f"{name}: {finding['id']} names a fix")
+        for check_id, commands in expect.get("fixes", {}).items():
+            finding = next(f for f in doc["findings"] if f["id"] == check_id)
+            got_commands = [f["command"] for f in finding["fix"]]
+            results.check(got_commands == commands, f"{name}: {check_id} fixes {got_commands}")
         if "signatures" in expect:
             found = {s for f in doc["findings"] for s in f["signatures"]}
             results.check(found == expect["signatures"], f"{name}: signatures {found}")

@@ -30,7 +30,7 @@ void check_line(const rocdoc::LogLine& line, std::size_t lines) {
 void check_fact(const rocdoc::LogFact& fact, std::size_t lines) {
   ROCDOC_FUZZ_CHECK(fact.line >= 1 && fact.line <= lines,
                     "a fact's line exists: " + std::to_string(fact.line));
-  ROCDOC_FUZZ_CHECK(is_printable(fact.value) && fact.value.size() <= 1024,
+  ROCDOC_FUZZ_CHECK(is_printable(fact.value) && fact.value.size() <= rocdoc::k_max_fact_bytes,
                     "a fact is short and printable: " + fact.value);
 }
 

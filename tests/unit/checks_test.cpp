@@ -215,8 +215,19 @@ TEST_CASE("a dangerous override is never suggested; the fix unsets it", "[checks
     CHECK(command.find("export HSA_OVERRIDE_GFX_VERSION") == std::string::npos);
   }
   const CheckResult gfx90c = result_of("apu-gfx90c", "arch.unsupported");
-  CHECK(commands(gfx90c) == std::vector<std::string>{"export PYTORCH_ROCM_ARCH=gfx90c"});
+  // Issue 22, N11: the source build as PyTorch's README gives it, the variable set for the build
+  // command (was a lone `export PYTORCH_ROCM_ARCH=gfx90c`), and which ROCm it needs.
+  CHECK(commands(gfx90c) ==
+        std::vector<std::string>{
+            "git clone --recursive https://github.com/pytorch/pytorch && cd pytorch && "
+            "'/home/alice/venv/bin/python3' tools/amd_build/build_amd.py && "
+            "'/home/alice/venv/bin/python3' -m pip install -r requirements.txt && "
+            "PYTORCH_ROCM_ARCH=gfx90c '/home/alice/venv/bin/python3' -m pip install "
+            "--no-build-isolation -v -e ."});
   CHECK(gfx90c.fix.front().description.find("No supported path") != std::string::npos);
+  CHECK(gfx90c.fix.front().description.find(
+            "no ROCm release these rules know lists it, so an older or a community-patched ROCm") !=
+        std::string::npos);
 }
 
 TEST_CASE("RX 7600 on torch 2.6 gets the torch 2.7 line; on torch 2.7 the override is unneeded",
@@ -281,13 +292,26 @@ TEST_CASE("a torch newer than the rules is said, never downgraded", "[checks][to
   }
 }
 
-TEST_CASE("Debian's CPU torch is removed with apt, and only that environment is named",
+TEST_CASE("a leftover CPU torch beside a working ROCm venv is a notice; python3's is an error",
           "[checks][torch]") {
-  const CheckResult r = result_of("torch-two-envs", "torch.cpu-wheel");
-  CHECK(r.status == Status::fail);
-  REQUIRE(r.evidence.size() == 1);
-  CHECK(r.evidence.front().find("/usr/lib/python3/dist-packages") != std::string::npos);
-  CHECK(commands(r).front() == "sudo apt remove python3-torch");
+  // Issue 22, N8 (was an error with `sudo apt remove python3-torch`): python3 runs the venv.
+  const CheckResult leftover = result_of("torch-two-envs", "torch.cpu-wheel");
+  CHECK(leftover.status == Status::warn);
+  CHECK(leftover.severity == Severity::info);
+  REQUIRE(leftover.evidence.size() == 1);
+  CHECK(leftover.evidence.front().find("/usr/lib/python3/dist-packages") != std::string::npos);
+  CHECK(commands(leftover) == std::vector<std::string>{""});
+  // N2: Debian 12's externally managed Python runs the CPU torch: a venv, as commands, and the
+  // newest release for gfx1100 with Python 3.11 wheels (was torch 2.1.0, "nearest" to 1.13).
+  const CheckResult system = result_of("cpu-wheel", "torch.cpu-wheel");
+  CHECK(system.status == Status::fail);
+  CHECK(system.evidence.front().find(": python3 runs it") != std::string::npos);
+  CHECK(commands(system) ==
+        std::vector<std::string>{
+            "sudo apt install python3-venv", "python3 -m venv ~/rocm-venv",
+            "~/rocm-venv/bin/python -m pip install torch==2.14.1 torchvision==0.29.1 "
+            "torchaudio==2.11.0 --index-url https://download.pytorch.org/whl/rocm7.14",
+            ". ~/rocm-venv/bin/activate"});
 }
 
 TEST_CASE("software fixes: companions, LD_LIBRARY_PATH, WSL, variables",
@@ -403,10 +427,28 @@ TEST_CASE("rootless containers keep the host groups, never --group-add 65534", "
     INFO(id);
     const CheckResult r = result_of("rootless-distrobox-nogroup", id);
     CHECK(r.status == Status::fail);
-    CHECK(commands(r) == Commands{"--group-add keep-groups",
-                                  "distrobox create --additional-flags \"--group-add keep-groups\"",
-                                  "toolbox create -- --group-add keep-groups"});
+    // The box's own name (/run/.containerenv), copied: toolbx passes nothing after `--`.
+    CHECK(commands(r) ==
+          Commands{"--group-add keep-groups",
+                   "distrobox stop llama-rocm-7.2 && distrobox create --clone llama-rocm-7.2 "
+                   "--name llama-rocm-7.2-gpu --additional-flags \"--group-add keep-groups\" && "
+                   "distrobox enter llama-rocm-7.2-gpu"});
+    CHECK(r.fix_order == FixOrder::alternatives);
   }
+}
+
+TEST_CASE("a pod known by its mounts gets the pod spec's fixes", "[checks][perm]") {
+  // cgroup "0::/", no marker file: the service-account mount and containerd's root say "pod".
+  const Report report = fixture("k8s-pod-cgroupns-groups-missing");
+  for (const char* id : {"perm.kfd", "perm.render", "perm.container-groups"}) {
+    INFO(id);
+    const CheckResult& r = result(report, id);
+    CHECK(r.status == Status::fail);
+    CHECK(commands(r) == Commands{"supplementalGroups: [110]"});
+    CHECK(r.fix.front().kind == FixKind::file_edit);
+  }
+  CHECK(commands(result(report, "shm.small")) ==
+        Commands{"- {name: dshm, emptyDir: {medium: Memory, sizeLimit: 16Gi}}"});
 }
 
 TEST_CASE("under sudo, permissions are the invoking user's", "[checks][perm]") {
@@ -423,6 +465,14 @@ TEST_CASE("noexec /dev on an APU: remount, then find what sets it", "[checks][dr
   CHECK(commands(r) == Commands{"sudo mount -o remount,exec '/dev'",
                                 "grep -rn noexec /etc/fstab /etc/systemd/system/*.mount"});
   CHECK(result_of("raven-apu-dev-noexec", "perm.kfd").status == Status::pass);
+  // Current kernels: EPERM from do_mmap's PROT_EXEC refusal, and the kernel says so.
+  const CheckResult eperm = result_of("apu-dev-noexec-eperm", "driver.kfd-unusable");
+  CHECK(eperm.status == Status::fail);
+  CHECK(eperm.message.rfind("/dev is mounted noexec", 0) == 0);
+  CHECK(commands(eperm) == commands(r));
+  CHECK(std::any_of(eperm.evidence.begin(), eperm.evidence.end(), [](const std::string& e) {
+    return e.find("Failure to set tba address. error -1.") != std::string::npos;
+  }));
 }
 
 TEST_CASE("the mask that goes wrong is the one fixed", "[checks][env]") {
@@ -815,4 +865,27 @@ TEST_CASE("when no wheel suits the driver, the pip fix says the driver moves fir
   CHECK_THAT(r.fix.front().description,
              Catch::Matchers::Contains("which the loaded amdgpu driver (of ROCm 6.0) does not "
                                        "support: first install a driver that does"));
+}
+
+TEST_CASE("a wrong override's GPU is judged by the target its fix leads to", "[checks][env]") {
+  // Issue 22: env.rocm-arch never asks for the code of a wrong override's target. The override
+  // is 11.0.0 (gfx1100) on a gfx1031, whose fix is 10.3.0: the build needs gfx1030.
+  test::TempSnapshot rdna2;
+  copy_fixture("rdna2-override-11", rdna2);
+  replace_in(rdna2, "/rocdoc-snapshot.json", "\"HSA_OVERRIDE_GFX_VERSION\": \"11.0.0\"",
+             "\"HSA_OVERRIDE_GFX_VERSION\": \"11.0.0\", \"PYTORCH_ROCM_ARCH\": \"gfx1100\"");
+  const Report rdna2_report = report_of(rdna2);
+  CHECK(commands(result(rdna2_report, "env.rocm-arch")) ==
+        std::vector<std::string>{"export PYTORCH_ROCM_ARCH=\"gfx1100;gfx1030\""});
+  CHECK(commands(result(rdna2_report, "arch.override-wrong")) ==
+        std::vector<std::string>{"export HSA_OVERRIDE_GFX_VERSION=10.3.0"});
+  // 9.0.0 on a Strix Halo (gfx1151): no value is safe, the fix removes it, so gfx1151 is built.
+  test::TempSnapshot strix;
+  copy_fixture("strix-halo-mes-0x80-ubuntu", strix);
+  replace_in(
+      strix, "/rocdoc-snapshot.json", "\"env\": {",
+      "\"env\": {\"HSA_OVERRIDE_GFX_VERSION\": \"9.0.0\", \"PYTORCH_ROCM_ARCH\": \"gfx90a\", ");
+  const Report strix_report = report_of(strix);
+  CHECK(commands(result(strix_report, "env.rocm-arch")) ==
+        std::vector<std::string>{"export PYTORCH_ROCM_ARCH=\"gfx90a;gfx1151\""});
 }

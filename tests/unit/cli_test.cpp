@@ -13,6 +13,7 @@
 #include "rocdoc/knowledge.h"
 #include "rocdoc/knowledge_loader.h"
 #include "rocdoc/render.h"
+#include "src/commands/build_commit.h"
 #include "src/commands/cli.h"
 #include "src/commands/command.h"
 #include "tests/unit/test_support.h"
@@ -115,9 +116,9 @@ TEST_CASE("list-checks, --version and --help exit 0", "[cli]") {
   CHECK(list.out.find("perm.relogin") != std::string::npos);
   // The rules' revision is part of the version: a report is only as current as its rules.
   CHECK(cli({"--version"}).out == std::string("rocdoc ") + ROCDOC_VERSION + " (commit " +
-                                      ROCDOC_GIT_COMMIT + ", rules revision " +
+                                      std::string(k_build_commit) + ", rules revision " +
                                       rocdoc::embedded_knowledge_data().revision + ")\n");
-  CHECK(std::string(ROCDOC_GIT_COMMIT) != "");
+  CHECK(std::string(k_build_commit) != "");
   CHECK(rocdoc::embedded_knowledge_data().revision == "2026-11-26");
   const Run help = cli({"check", "--help"});
   CHECK(help.code == 0);
@@ -169,6 +170,13 @@ TEST_CASE("rules lint validates a directory; rules show prints what the base kno
   CHECK(torch.out.find("pip install torch==2.6.0 torchvision==0.21.0 torchaudio==2.6.0 --index-url "
                        "https://download.pytorch.org/whl/rocm6.2.4") != std::string::npos);
   CHECK(cli({"rules", "show", "74a1"}).out.find("gfx942") != std::string::npos);
+  // A product: the target its PCI id maps to comes first; the engineering samples' after, marked
+  // (issue 22, N6).
+  const std::string mi300x = cli({"rules", "show", "MI300X"}).out;
+  const auto first_block = mi300x.find("\ngfx");
+  REQUIRE(first_block != std::string::npos);
+  CHECK(mi300x.compare(first_block + 1, 6, "gfx942") == 0);
+  CHECK(mi300x.find("(gfx941 below is not what the PCI ids above map to") != std::string::npos);
   const Run unknown = cli({"rules", "show", "gfx1301"});
   CHECK(unknown.code == 2);
   CHECK(unknown.err.find("did you mean gfx1101?") != std::string::npos);
@@ -283,6 +291,10 @@ TEST_CASE("a check named with --require that did not run is exit 1 and verdict u
   const Run skipped = cli({"check", "--root", healthy, "--require", "shm.small"});
   CHECK(skipped.code == 1);
   CHECK_THAT(skipped.out, Contains("required check shm.small did not run: not in a container\n"));
+  // The summary line says it too, instead of "No issues found" beside exit 1 (issue 22, N10).
+  CHECK_THAT(skipped.out,
+             Contains("Not checked: 1 required check did not run (not in a container)"));
+  CHECK_THAT(skipped.out, !Contains("No issues found"));
   const Run ran = cli({"check", "--root", healthy, "--require", "perm.kfd,arch.*", "--json"});
   CHECK(ran.code == 0);
   const auto report = nlohmann::json::parse(ran.out);
@@ -370,7 +382,7 @@ TEST_CASE("rocdoc alone runs check and takes check's options", "[cli]") {
 
 TEST_CASE("help and version work; unknown commands and options get a did-you-mean", "[cli]") {
   const std::string version = std::string("rocdoc ") + ROCDOC_VERSION + " (commit " +
-                              ROCDOC_GIT_COMMIT + ", rules revision " +
+                              std::string(k_build_commit) + ", rules revision " +
                               rocdoc::embedded_knowledge_data().revision + ")\n";
   for (const auto& args :
        std::vector<std::vector<std::string>>{{"version"}, {"-V"}, {"--version"}}) {

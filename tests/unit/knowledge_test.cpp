@@ -125,11 +125,12 @@ TEST_CASE("bad rules are refused with file:line:column", "[knowledge][lint]") {
   SECTION("torch releases out of order") {
     const std::string row =
         "    torchvision: \"0.21.0\"\n    torchaudio: \"2.6.0\"\n"
-        "    rocm_indexes: [\"rocm6.2.4\"]\n    gfx: [gfx1031]\n    source: s\n";
+        "    rocm_indexes: [\"rocm6.2.4\"]\n    gfx: [gfx1031]\n    python: [\"3.12\"]\n"
+        "    source: s\n";
     const RulesError error =
         load_error(k_targets, "devices: []\n",
                    "releases:\n  - torch: \"2.10.0\"\n" + row + "  - torch: \"2.9.1\"\n" + row);
-    CHECK(error.line() == 8);
+    CHECK(error.line() == 9);
     CHECK(std::string(error.what()).find("oldest first") != std::string::npos);
   }
   SECTION("a value of the wrong YAML kind names the file") {
@@ -143,9 +144,23 @@ TEST_CASE("bad rules are refused with file:line:column", "[knowledge][lint]") {
     const RulesError error =
         load_error(k_targets, "devices: []\n",
                    "releases:\n  - torch: \"2.6.0\"\n    torchvision: \"0.21.0\"\n"
-                   "    rocm_indexes: [\"rocm6.2.4\"]\n    gfx: [gfx1031]\n    source: s\n");
+                   "    rocm_indexes: [\"rocm6.2.4\"]\n    gfx: [gfx1031]\n"
+                   "    python: [\"3.12\"]\n    source: s\n");
     CHECK(error.line() == 2);
     CHECK(std::string(error.what()).find("torchaudio") != std::string::npos);
+  }
+  SECTION("a torch row without its CPython versions, or with one not written 3.N") {
+    const std::string head =
+        "releases:\n  - torch: \"2.6.0\"\n    torchvision: \"0.21.0\"\n    torchaudio: \"2.6.0\"\n"
+        "    rocm_indexes: [\"rocm6.2.4\"]\n    gfx: [gfx1031]\n    source: s\n";
+    const RulesError missing = load_error(k_targets, "devices: []\n", head);
+    CHECK(std::string(missing.what()).find("missing \"python\"") != std::string::npos);
+    const RulesError bad =
+        load_error(k_targets, "devices: []\n", head + "    python: [\"3.12\", \"py3\"]\n");
+    CHECK(bad.line() == 8);
+    CHECK(
+        std::string(bad.what()).find("a CPython version is written 3.N, once each, not \"py3\"") !=
+        std::string::npos);
   }
   SECTION("an override verdict that does not exist") {
     const RulesError error = load_error(

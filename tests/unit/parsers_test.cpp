@@ -180,6 +180,37 @@ TEST_CASE("container runtimes from /proc/1/cgroup", "[parser][system]") {
   CHECK_FALSE(container_from_cgroup("0::/init.scope\n").has_value());
 }
 
+TEST_CASE("a pod under a cgroup namespace is known by its mounts", "[parser][system]") {
+  // A real pod's lines (containerd's snapshotter root, the service-account token).
+  const std::string containerd_root =
+      "overlay / overlay rw,relatime,lowerdir=/var/lib/containerd/"
+      "io.containerd.snapshotter.v1.overlayfs/snapshots/1001/fs,upperdir=/var/lib/containerd/"
+      "io.containerd.snapshotter.v1.overlayfs/snapshots/1543/fs 0 0\n";
+  const std::string token =
+      "tmpfs /run/secrets/kubernetes.io/serviceaccount tmpfs ro,relatime,size=131072k 0 0\n";
+  CHECK(pod_from_mounts(parse_mounts(containerd_root + token)) == "kubernetes");
+  CHECK(pod_from_mounts(parse_mounts(containerd_root)) == "containerd");
+  CHECK(pod_from_mounts(parse_mounts(
+            "overlay / overlay rw,lowerdir=/var/lib/kubelet/pods/x/fs,upperdir=/u 0 0\n")) ==
+        "kubernetes");
+  // docker's overlay2 root, and a host's own root, are not pods
+  CHECK_FALSE(pod_from_mounts(parse_mounts("overlay / overlay rw,lowerdir=/var/lib/docker/"
+                                           "overlay2/l/3PKW,upperdir=/var/lib/docker/x 0 0\n"))
+                  .has_value());
+  CHECK_FALSE(pod_from_mounts(parse_mounts("/dev/nvme0n1p2 / ext4 rw,relatime 0 0\n")).has_value());
+}
+
+TEST_CASE("podman's /run/.containerenv", "[parser][system]") {
+  const auto values = parse_containerenv(
+      "engine=\"podman-4.9.3\"\nname=\"llama-rocm-7.2\"\nimage=\"docker.io/kyuz0/x:rocm-7.2\"\n"
+      "rootless=1\n");
+  CHECK(values.at("name") == "llama-rocm-7.2");
+  CHECK(values.at("image") == "docker.io/kyuz0/x:rocm-7.2");
+  CHECK(values.at("rootless") == "1");
+  CHECK(parse_containerenv("name=\"a\x1b[31m\"\n").at("name") == "a\\x1b[31m");  // printable
+  CHECK(parse_containerenv("").empty());
+}
+
 TEST_CASE("WSL generations from the kernel release", "[parser][system]") {
   CHECK(wsl_from_kernel_release("4.4.0-19041-Microsoft") == WslKind::wsl1);
   CHECK(wsl_from_kernel_release("5.15.153.1-microsoft-standard-WSL2") == WslKind::wsl2);

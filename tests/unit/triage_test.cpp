@@ -166,6 +166,12 @@ TEST_CASE("triage reads torch, its build and its companions from collect_env and
     REQUIRE(scan.facts.site_packages);
     CHECK(scan.facts.site_packages->value == "/home/alice/venv/lib/python3.10/site-packages");
   }
+  SECTION("a path longer than a fact may be is not kept, rather than cut to a wrong one") {
+    const std::string line =
+        "  File \"/" + std::string(1500, 'a') + "/site-packages/torch/__init__.py\", line 1\n";
+    const LogScan scan = scan_log(line, knowledge());
+    CHECK_FALSE(scan.facts.site_packages);
+  }
 }
 
 TEST_CASE("triage reads HSA_OVERRIDE_GFX_VERSION in its usual spellings", "[triage]") {

@@ -1,0 +1,164 @@
+"""Every pip line rocdoc prints installs wheels that exist for the machine it was printed for.
+
+For every fixture, each fix command with `pip install` is resolved against the knowledge base
+(rules/torch.yaml), as pip would resolve it on that machine:
+
+- pytorch.org lines (`torch==X torchvision==Y torchaudio==Z --index-url …/whl/<index>`): the
+  release X is in the rules, the index is one of its rocm_indexes, the companions are the
+  release's, the environment's CPython version (the report's python_version of the interpreter
+  the line runs) has wheels on that index, and the GPU's target is among the index's targets;
+- AMD's lines (`--index-url <AMD index> "torch[device-gfxN]==V" …`): the wheel set exists, has
+  that device extra and wheels for the Python.
+
+A line whose interpreter is a new virtual environment (`~/rocm-venv/bin/python`) is resolved
+for the Python that created it: the `python3`/`pythonN.M -m venv` step before it. A line whose
+Python version the report does not know is resolved for the target only.
+
+Usage: test_pip_lines.py ROCDOC_BINARY
+"""
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+import yaml
+
+from common import FIXTURES, SOURCE_DIR, Results
+
+binary = sys.argv[1]
+results = Results()
+
+with open(os.path.join(SOURCE_DIR, "rules", "torch.yaml"), encoding="utf-8") as f:
+    TORCH = yaml.safe_load(f)
+RELEASES = {r["torch"]: r for r in TORCH["releases"]}
+AMD_SETS = {s["index_url"]: s for s in TORCH.get("amd_wheels", [])}
+PYTORCH_INDEX = "https://download.pytorch.org/whl/"
+
+
+def targets_for(release, index):
+    for exception in release.get("gfx_exceptions", []):
+        if exception["index"] == index:
+            return exception["gfx"]
+    return release["gfx"]
+
+
+def pythons_for(release, index):
+    for exception in release.get("python_exceptions", []):
+        if exception["index"] == index:
+            return exception["python"]
+    return release["python"]
+
+
+def pins(words):
+    """name -> (extra, version) of every `name[extra]==version` word."""
+    found = {}
+    for word in words:
+        match = re.fullmatch(r"([A-Za-z0-9_.-]+)(\[[^\]]*\])?==(\S+)", word)
+        if match:
+            found[match.group(1)] = (match.group(2), match.group(3))
+    return found
+
+
+def python_versions(report):
+    """Interpreter as a fix names it -> CPython version, from the report's environments."""
+    versions = {}
+    for env in (report["facts"].get("python") or {}).get("environments", []):
+        version = env.get("python_version")
+        if not version:
+            continue
+        prefix = env["prefix"]
+        versions[prefix + "/bin/python3"] = version
+        if prefix in ("/usr", "/usr/local"):
+            versions["/usr/bin/python3"] = version
+            versions.setdefault("python3", version)
+    return versions
+
+
+def gpu_targets(report):
+    """The GPUs' gfx targets, without feature suffixes."""
+    return {gpu["gfx_target"].split(":")[0] for gpu in report["inventory"]["gpus"]
+            if gpu.get("gfx_target")}
+
+
+def resolve(line, python, targets, where):
+    words = shlex.split(line)
+    index = words[words.index("--index-url") + 1] if "--index-url" in words else None
+    pinned = pins(words)
+    if index is None or "torch" not in pinned:
+        results.check(False, f"{where}: a pip line names torch and its index: {line}")
+        return
+    extra, version = pinned["torch"]
+    if index.startswith(PYTORCH_INDEX):
+        name = index[len(PYTORCH_INDEX):].strip("/")
+        release = RELEASES.get(version)
+        results.check(release is not None, f"{where}: torch {version} is in rules/torch.yaml: {line}")
+        if release is None:
+            return
+        results.check(name in release["rocm_indexes"], f"{where}: {name} serves torch {version}")
+        results.check(pinned.get("torchvision", (None, release["torchvision"]))[1] == release["torchvision"],
+                      f"{where}: torchvision of torch {version}: {line}")
+        audio = release.get("torchaudio") or release.get("torchaudio_pair")
+        results.check(pinned.get("torchaudio", (None, audio))[1] == audio,
+                      f"{where}: torchaudio of torch {version}: {line}")
+        if python:
+            results.check(python in pythons_for(release, name),
+                          f"{where}: torch {version} on {name} has wheels for Python {python}: {line}")
+        wheel_targets = {t.split(":")[0] for t in targets_for(release, name)}
+        results.check(not targets or bool(targets & wheel_targets),
+                      f"{where}: torch {version} on {name} has code for {sorted(targets)}: {line}")
+        return
+    wheel_set = AMD_SETS.get(index)
+    results.check(wheel_set is not None, f"{where}: AMD index {index} is in rules/torch.yaml")
+    if wheel_set is None:
+        return
+    results.check(version == wheel_set["torch"], f"{where}: torch {version} is the set's")
+    device = (extra or "").strip("[]")
+    results.check(device.startswith("device-") and device[7:] in wheel_set["devices"],
+                  f"{where}: the set has the extra {device}")
+    if python and wheel_set.get("python"):
+        results.check(python in wheel_set["python"], f"{where}: the set has wheels for Python {python}")
+
+
+def check_fixture(name):
+    proc = subprocess.run([binary, "check", "--root", os.path.join(FIXTURES, name), "--json"],
+                          capture_output=True, timeout=60)
+    if proc.returncode not in (0, 1):
+        results.check(False, f"{name}: check exits {proc.returncode}")
+        return 0
+    report = json.loads(proc.stdout)
+    versions = python_versions(report)
+    targets = gpu_targets(report)
+    resolved = 0
+    for check in report["checks"]:
+        venv_python = None
+        for fix in check.get("fix", []):
+            command = fix.get("command") or ""
+            made = re.match(r"(python3(?:\.\d+)?|/usr/bin/python3) -m venv (\S+)$", command)
+            if made:
+                interpreter = made.group(1)
+                venv_python = (made.group(2), versions.get(interpreter) or
+                               (interpreter[6:] if interpreter.startswith("python3.") else None))
+            # An install from an index (a source build's `pip install -e .` installs no wheel).
+            if "pip install" not in command or "uninstall" in command or \
+                    not re.search(r"\btorch(\[[^\]]*\])?==", command):
+                continue
+            interpreter = shlex.split(command)[0]
+            python = versions.get(interpreter)
+            if venv_python and interpreter.startswith(venv_python[0] + "/bin/"):
+                python = venv_python[1]
+            # An override's pip line installs a torch for the target the override reports.
+            with_override = check["id"].startswith("arch.override")
+            resolve(command, python, set() if with_override else targets, f"{name} {check['id']}")
+            resolved += 1
+    return resolved
+
+
+total = 0
+for fixture in sorted(os.listdir(FIXTURES)):
+    if os.path.isfile(os.path.join(FIXTURES, fixture, "expect.json")):
+        total += check_fixture(fixture)
+results.check(total >= 20, f"pip lines resolved across the fixtures: {total}")
+print(f"{total} pip lines resolved")
+sys.exit(results.finish())
