@@ -128,8 +128,8 @@ CheckResult arch_unsupported(const CheckContext& context) {
     }
     CheckResult result = finding(Severity::error,
                                  util::join(distinct, "; ") +
-                                     ": hipErrorNoBinaryForGpu (\"invalid device function\") is "
-                                     "coming",
+                                     ": its kernels will fail with hipErrorNoBinaryForGpu "
+                                     "(\"invalid device function\")",
                                  evidence, fix);
     result.fix_order = FixOrder::alternatives;  // hide the iGPU, or one of remedy_for's ways
     return result;

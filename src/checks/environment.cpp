@@ -34,7 +34,8 @@ std::optional<std::string> mask_problem(const AppliedMask& mask, std::size_t cou
       layer == MaskLayer::rocr
           ? fmt::format("KFD has {} GPU{} ({})", count, count == 1 ? "" : "s", range_of(count))
           : fmt::format("{} GPU{} {} ({})", count, count == 1 ? "" : "s",
-                        layer == MaskLayer::hip ? "reach HIP" : "reach OpenCL",
+                        layer == MaskLayer::hip ? (count == 1 ? "reaches HIP" : "reach HIP")
+                                                : (count == 1 ? "reaches OpenCL" : "reach OpenCL"),
                         count == 0 ? "none" : range_of(count));
   const std::string what = fmt::format("{}=\"{}\"", mask.variable, mask.value);
   if (util::trim(mask.value).empty()) {

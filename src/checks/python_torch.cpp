@@ -462,9 +462,11 @@ CheckResult torch_companions(const CheckContext& context) {
         here.push_back(fmt::format("{} {} is a {} build beside torch {}", package.name,
                                    package.version, tag_family(tag) == "cuda" ? "CUDA" : tag,
                                    torch.version));
-      } else if (tag.empty() && pytorch_org) {
-        // pytorch.org's ROCm index tags its companions too; an untagged one came from PyPI,
-        // whose Linux wheels are CUDA builds.
+      } else if (tag.empty() && (pytorch_org || torch.origin == TorchOrigin::amd ||
+                                 torch.origin == TorchOrigin::therock)) {
+        // pytorch.org's ROCm index tags its companions too, as AMD's builds (repo.radeon.com,
+        // TheRock) tag theirs; an untagged one came from PyPI, whose Linux wheels are CUDA
+        // builds.
         here.push_back(fmt::format("{} {} comes from PyPI (a CUDA build) beside torch {}",
                                    package.name, package.version, torch.version));
       } else if (paired) {

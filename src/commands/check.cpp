@@ -12,6 +12,9 @@
 #include <memory>
 #include <set>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "rocdoc/check.h"
 #include "rocdoc/env_allowlist.h"
@@ -417,6 +420,19 @@ RegisteredCommand add_check_options(CLI::App& command, const CLI::App& /*app*/) 
                    "With --deep: how long the runtimes may take, in seconds (default 10)")
       ->type_name("SECONDS")
       ->take_last();
+  // --help lists the options in these groups, in this order (by each group's first option).
+  const std::vector<std::pair<std::string, std::vector<std::string>>> groups = {
+      {"What to read", {"--root", "--snapshot", "--rules", "--python", "--deep", "--timeout"}},
+      {"Without the GPU (GPU-less mode)", {"--gpu", "--sysroot", "--env"}},
+      {"Which checks, and what fails", {"--only", "--skip", "--require", "--fail-on"}},
+      {"Output",
+       {"--json", "--format", "--verbose", "--no-color", "--output", "--json-output", "--junit",
+        "--redact"}}};
+  for (const auto& [group, names] : groups) {
+    for (const auto& name : names) {
+      check->get_option(name)->group(group);
+    }
+  }
   check->footer(std::string(k_check_exit_codes));
   return {[state] { return check_argument_problem(*state); },
           [state](const CommandStreams& io) {

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <utility>
 #include <vector>
@@ -16,6 +17,8 @@
 #include "src/commands/arguments.h"
 #include "src/commands/build_commit.h"
 #include "src/commands/command.h"
+#include "src/commands/help_formatter.h"
+#include "src/commands/terminal_style.h"
 #include "src/hosts/snapshot.h"
 #include "src/util/strings.h"
 
@@ -245,6 +248,8 @@ int run_command(const std::vector<std::string>& args, const CommandStreams& io) 
       "rocdoc: the ROCm environment doctor. Says why PyTorch cannot use your AMD GPU "
       "and what to type to fix it. It only reads; fixes are printed, never run.",
       "rocdoc"};
+  // Before the commands are added: each takes its parent's formatter.
+  app.formatter(std::make_shared<HelpFormatter>(choose_width(io.terminal, io.terminal_columns)));
   app.set_version_flag("-V,--version", std::string("rocdoc ") + ROCDOC_VERSION);
   app.footer(std::string(k_top_footer));
   app.require_subcommand(1);

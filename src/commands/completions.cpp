@@ -658,7 +658,7 @@ constexpr std::string_view k_completions_exit_codes =
 RegisteredCommand add_completions_options(CLI::App& command, const CLI::App& app) {
   auto completion_shell = std::make_shared<std::string>();
   CLI::App* completions = &command;
-  completions->add_option("SHELL", *completion_shell, "bash, zsh or fish")->type_name("SHELL");
+  completions->add_option("SHELL", *completion_shell, "bash, zsh or fish")->type_name("");
   completions->footer(std::string(k_completions_exit_codes));
   return {[completion_shell, &app]() -> std::optional<std::string> {
             if (completion_shell->empty()) {

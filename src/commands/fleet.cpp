@@ -292,7 +292,7 @@ RegisteredCommand add_fleet_options(CLI::App& command, const CLI::App& /*app*/) 
   CLI::App* fleet = &command;
   FleetOptions& fleet_options = *state;
   fleet->add_option("REPORT", fleet_options.inputs, "A report, a snapshot archive, or a directory")
-      ->type_name("REPORT|DIR");
+      ->type_name("");
   fleet
       ->add_option("--nodes", fleet_options.nodes,
                    "The nodes that should report, one name a line (absent ones are missing)")

@@ -164,8 +164,10 @@ int run_snapshot(const SnapshotOptions& options, const std::vector<PythonInterpr
   const Summary summary = report.summary();
   out << fmt::format("wrote {}: {} files, {} of content, in {:.0f} ms\n", util::printable(written),
                      image.files.size(), size_words(image.bytes()), ms);
-  out << fmt::format("at capture: {} errors, {} warnings ({} checks passed)\n", summary.errors,
-                     summary.warnings, summary.passed);
+  out << fmt::format("at capture: {} error{}, {} warning{} ({} check{} passed)\n", summary.errors,
+                     summary.errors == 1 ? "" : "s", summary.warnings,
+                     summary.warnings == 1 ? "" : "s", summary.passed,
+                     summary.passed == 1 ? "" : "s");
   out << "It holds only what rocdoc read" << (options.redact ? ", redacted" : "")
       << "; attach it to the ticket. To diagnose it again:\n  rocdoc check "
       << (options.dir.empty() ? "--snapshot " : "--root ") << util::shell_word(written) << "\n";

@@ -182,7 +182,7 @@ RegisteredCommand add_targets_options(CLI::App& command, const CLI::App& /*app*/
   CLI::App* targets = &command;
   TargetsOptions& targets_options = *state;
   targets->add_option("FILE", targets_options.files, "A HIP binary or a rocblas/library directory")
-      ->type_name("FILE...");
+      ->type_name("");
   targets->add_flag("--json", targets_options.json, "Print JSON (schema rocdoc-targets/1)");
   targets->footer(std::string(k_targets_exit_codes));
   return {[state]() -> std::optional<std::string> {

@@ -66,8 +66,7 @@ RegisteredCommand add_triage_options(CLI::App& command, const CLI::App& /*app*/)
   auto state = std::make_shared<TriageOptions>();
   CLI::App* triage = &command;
   TriageOptions& triage_options = *state;
-  triage->add_option("FILE", triage_options.file, "The log; - reads standard input")
-      ->type_name("FILE|-");
+  triage->add_option("FILE", triage_options.file, "The log; - reads standard input")->type_name("");
   triage->add_flag("--json", triage_options.json, "Print JSON (schema rocdoc-triage/1)");
   triage
       ->add_option("--format", triage_options.format,

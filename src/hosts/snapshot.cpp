@@ -79,6 +79,7 @@ SnapshotHost::SnapshotHost(std::string dir) : m_dir(std::move(dir)) {
                         " MiB, more than rocdoc reads; a real snapshot's manifest is a few KB");
   }
   m_manifest = parse_snapshot_manifest(*text.content, manifest_path);
+  refuse_empty();
 }
 
 SnapshotHost::SnapshotHost(std::string name, std::string_view manifest_text,
@@ -90,6 +91,26 @@ SnapshotHost::SnapshotHost(std::string name, std::string_view manifest_text,
                         " MiB, more than rocdoc reads; a real snapshot's manifest is a few KB");
   }
   m_manifest = parse_snapshot_manifest(manifest_text, m_dir + ": " + std::string(k_manifest_name));
+  refuse_empty();
+}
+
+void SnapshotHost::refuse_empty() const {
+  const SnapshotManifest& m = m_manifest;
+  const bool described = !m.uname.sysname.empty() || !m.uname.release.empty() ||
+                         !m.identity.user.empty() || m.identity.uid != 0 ||
+                         !m.identity.groups.empty() || !m.env.empty() || !m.nodes.empty() ||
+                         !m.links.empty() || !m.pci_paths.empty();
+  if (described) {
+    return;
+  }
+  const auto files = m_root->list("/", k_max_directory_entries);
+  if (files && !files->empty()) {
+    return;
+  }
+  throw SnapshotError(m_dir +
+                      ": this snapshot holds nothing (no uname, identity, environment, device "
+                      "nodes or files under root/): it is not a capture of a machine; `rocdoc "
+                      "snapshot` makes one");
 }
 
 std::optional<std::string> SnapshotHost::link_target(const std::string& inside) const {

@@ -100,6 +100,9 @@ class SnapshotHost final : public Host {
   std::optional<std::vector<std::string>> offload_targets(std::string_view path) const override;
 
  private:
+  /// Throws SnapshotError when the snapshot holds nothing a capture has: no uname, identity,
+  /// environment, device node, link or file under root/ (a bare manifest is not a machine).
+  void refuse_empty() const;
   std::optional<std::string> link_target(const std::string& inside) const;
   std::optional<std::string> resolve(std::string_view path, FinalLink final_link) const;
 

@@ -240,9 +240,10 @@ std::vector<const CheckRecord*> roots_of(const Report& report, const Causes& cau
   return roots;
 }
 
-std::string check_label(const CheckRecord& record) {
-  return md::code(record.info->id) + " — " + md::text(record.info->title);
-}
+/// A finding's label: its id. Not the check's title, which names what passes ("ROCm
+/// installed") and would say the opposite of a finding (N28); the finding's own words follow
+/// the heading, and no value read from the machine is ever part of one.
+std::string check_label(const CheckRecord& record) { return md::code(record.info->id); }
 
 void render_summary(const Report& report, const std::vector<const CheckRecord*>& roots,
                     std::ostream& out) {
@@ -260,11 +261,26 @@ void render_summary(const Report& report, const std::vector<const CheckRecord*>&
   if (roots.empty()) {
     return;
   }
-  out << "Root causes, each described below with what follows from it:\n\n";
+  // Only problems are root causes; notices are listed apart (N28).
+  std::vector<std::string> notices;
+  bool any_problem = false;
   for (const CheckRecord* root : roots) {
+    if (!is_problem(root->result)) {
+      notices.push_back(md::code(root->info->id));
+      continue;
+    }
+    if (!any_problem) {
+      out << "Root causes, each described below with what follows from it:\n\n";
+      any_problem = true;
+    }
     out << fmt::format("- {} ({})\n", check_label(*root), severity_word(root->result));
   }
-  out << "\n";
+  if (any_problem) {
+    out << "\n";
+  }
+  if (!notices.empty()) {
+    out << "Notices, below the problems: " << util::join(notices, ", ") << ".\n\n";
+  }
 }
 
 // ---- problems --------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 #include "src/snapshot/writer.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -255,6 +256,29 @@ class CreatedInside {
   bool m_finished = false;
 };
 
+/// Whether the directory open as `fd` holds nothing but . and ..
+bool directory_is_empty(int fd) {
+  const int copy = ::openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (copy < 0) {
+    return false;
+  }
+  DIR* dir = ::fdopendir(copy);
+  if (dir == nullptr) {
+    ::close(copy);
+    return false;
+  }
+  bool empty = true;
+  while (const dirent* entry = ::readdir(dir)) {
+    const std::string_view name = entry->d_name;
+    if (name != "." && name != "..") {
+      empty = false;
+      break;
+    }
+  }
+  ::closedir(dir);
+  return empty;
+}
+
 void write_into_directory(const SnapshotImage& image, const std::string& dir) {
   util::UniqueFd base(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (!base.valid()) {
@@ -265,6 +289,12 @@ void write_into_directory(const SnapshotImage& image, const std::string& dir) {
   if (::fstatat(base.get(), "rocdoc-snapshot.json", &st, AT_SYMLINK_NOFOLLOW) == 0 ||
       ::fstatat(base.get(), "root", &st, AT_SYMLINK_NOFOLLOW) == 0) {
     throw std::runtime_error(dir + ": already holds a snapshot; give a new directory");
+  }
+  if (!directory_is_empty(base.get())) {
+    // `--dir .` would mix root/, report.json and the manifest into the work directory (N21).
+    throw std::runtime_error(dir +
+                             ": is not empty; give a new or an empty directory, so that the "
+                             "snapshot's files are not mixed with what is there");
   }
   CreatedInside created(base.get());
   for (const auto& path : image.dirs) {  // sorted: a parent comes before its children

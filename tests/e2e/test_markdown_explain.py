@@ -116,7 +116,11 @@ def check_markdown(what, text, report, exit_code, same_facts=True):
     results.check(len(h3) == len(ordered), f"{what}: {len(h3)} root-cause headings, {len(ordered)} root causes")
     results.check(all(level in ("h1", "h2", "h3") for level, _ in s["headings"]), f"{what}: heading levels")
     for heading, root in zip(h3, ordered):
-        results.check(f" {root['id']} — {root['title']} " in heading, f"{what}: heading {heading!r} names {root['id']}")
+        # The id and what was found (issue 22, N28: not the check's pass title, "ROCm installed").
+        # The id, never the check's pass title ("ROCm installed" over a finding that it is
+        # not: issue 22, N28).
+        results.check(f" {root['id']} (" in heading and root["title"] not in heading,
+                      f"{what}: heading {heading!r} names {root['id']}, not its title")
 
     # The inventory's GPU table, and the table of every check.
     gpus = report["inventory"]["gpus"]

@@ -76,6 +76,14 @@ for (name, prom, js), (rc, lint) in zip(outputs, verdicts):
     statuses = {dict(k[1])["check"]: v for k, v in got.items() if k[0] == "rocdoc_check_status"}
     results.check(statuses == {c["id"]: STATUS[c["status"]] for c in report["checks"]},
                   f"{name}: rocdoc_check_status equals the report's statuses")
+    # The severity label of a finding is the report's (issue 22, N18: numa.balancing is an
+    # error on Instinct, its default a warning).
+    severities = {dict(k[1])["check"]: dict(k[1])["severity"] for k in got
+                  if k[0] == "rocdoc_check_status"}
+    for c in report["checks"]:
+        if c["status"] in ("warn", "fail"):
+            results.check(severities.get(c["id"]) == c["severity"],
+                          f"{name}: {c['id']} severity label {severities.get(c['id'])} == {c['severity']}")
     summary = report["summary"]
     for severity, key in (("error", "errors"), ("warning", "warnings"), ("info", "notices")):
         value = got.get(("rocdoc_findings", frozenset({("severity", severity)})))

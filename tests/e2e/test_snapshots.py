@@ -95,6 +95,15 @@ check(proc.returncode == 2 and "already exists" in proc.stderr,
 proc = run(BINARY, "snapshot", "--dir", live_dir)
 check(proc.returncode == 2 and "already holds a snapshot" in proc.stderr,
       f"a directory that holds a snapshot is not written into ({proc.stderr.strip()})")
+# Issue 22, N21: nor one that holds anything else (`--dir .` in a work directory).
+busy_dir = fresh("busy-dir")
+os.makedirs(busy_dir)
+with open(os.path.join(busy_dir, "notes.txt"), "w") as f:
+    f.write("mine\n")
+proc = run(BINARY, "snapshot", "--dir", busy_dir)
+check(proc.returncode == 2 and "is not empty" in proc.stderr and
+      sorted(os.listdir(busy_dir)) == ["notes.txt"],
+      f"a non-empty directory is not written into ({proc.returncode}: {proc.stderr.strip()})")
 
 # --python: the interpreter's sys.path is asked once and kept in the manifest.
 python_file = fresh("python.tar.gz")

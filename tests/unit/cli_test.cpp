@@ -16,6 +16,8 @@
 #include "src/commands/build_commit.h"
 #include "src/commands/cli.h"
 #include "src/commands/command.h"
+#include "src/render/text_layout.h"
+#include "src/util/strings.h"
 #include "tests/unit/test_support.h"
 
 using namespace rocdoc;
@@ -378,6 +380,33 @@ TEST_CASE("rocdoc alone runs check and takes check's options", "[cli]") {
   const Run bare = cli({});
   CHECK((bare.code == 0 || bare.code == 1));  // this machine's report
   CHECK(bare.out.find("rocdoc ") == 0);
+}
+
+TEST_CASE("help is wrapped at the terminal's width, options in groups", "[cli]") {
+  // Issue 22, N14: descriptions ran past an 80-column terminal and cut words at column 0.
+  const char* argv[] = {"rocdoc", "check", "--help"};
+  std::ostringstream out, err;
+  REQUIRE(run_cli(3, argv, out, err, OutputIsTerminal::yes, std::size_t{80}) == 0);
+  const std::string help = out.str();
+  std::size_t longest = 0;
+  for (const auto line : util::split(help, '\n')) {
+    // A line may exceed the width only where one word (a URL, an option list) does.
+    if (line.find(' ', line.find_first_not_of(' ')) != std::string_view::npos) {
+      longest = std::max(longest, text::display_width(line));
+    }
+  }
+  CHECK(longest <= 80);
+  CHECK_THAT(help, Catch::Matchers::Contains("What to read:"));
+  CHECK_THAT(help, Catch::Matchers::Contains("Without the GPU (GPU-less mode):"));
+  CHECK_THAT(help, Catch::Matchers::Contains("Which checks, and what fails:"));
+  CHECK_THAT(help, Catch::Matchers::Contains("Output:"));
+  // --format's description continues under its own column, not at column 0.
+  const auto format = help.find("  --format FORMAT");
+  REQUIRE(format != std::string::npos);
+  const auto next = help.find('\n', format);
+  CHECK(help.compare(next + 1, 30, std::string(30, ' ')) == 0);
+  // Not a terminal (a pipe, a file): CLI11's own layout, unwrapped.
+  CHECK(cli({"check", "--help"}).out.find("What to read:") != std::string::npos);
 }
 
 TEST_CASE("help and version work; unknown commands and options get a did-you-mean", "[cli]") {

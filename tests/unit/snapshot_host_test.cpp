@@ -206,6 +206,24 @@ TEST_CASE("a manifest larger than the bound is refused, not cut", "[host][snapsh
   CHECK_THROWS_WITH(SnapshotHost(snap.dir()), Contains("larger than 16 MiB"));
 }
 
+TEST_CASE("a snapshot that holds nothing is refused, not judged as an empty machine",
+          "[host][snapshot]") {
+  // Issue 22, D21: a bare manifest was read as a machine with no PCI functions and uid 0.
+  test::TempSnapshot empty;
+  empty.manifest(test::k_minimal_manifest);
+  CHECK_THROWS_WITH(SnapshotHost(empty.dir()),
+                    Contains(": this snapshot holds nothing (no uname, identity, environment, "
+                             "device nodes or files under root/)"));
+  test::TempSnapshot with_uname;
+  with_uname.manifest(
+      R"({"format": "rocdoc-snapshot/1", "uname": {"sysname": "Linux", "release": "6.8.0"}})");
+  CHECK_NOTHROW(SnapshotHost(with_uname.dir()));
+  test::TempSnapshot with_file;
+  with_file.manifest(test::k_minimal_manifest);
+  with_file.file("/etc/os-release", "ID=debian\n");
+  CHECK_NOTHROW(SnapshotHost(with_file.dir()));
+}
+
 TEST_CASE("a root/ that is a symbolic link is refused", "[host][snapshot]") {
   test::TempSnapshot snap;
   snap.manifest(test::k_minimal_manifest);
