@@ -1,5 +1,9 @@
 """Every pip line rocdoc prints installs wheels that exist for the machine it was printed for.
 
+Every package a fix installs with apt, dnf, zypper or pacman must be one the knowledge base
+names for that distribution release (rocm_releases.yaml `installers` steps and
+`distribution_packages`).
+
 For every fixture, each fix command with `pip install` is resolved against the knowledge base
 (rules/torch.yaml), as pip would resolve it on that machine:
 
@@ -32,6 +36,8 @@ results = Results()
 
 with open(os.path.join(SOURCE_DIR, "rules", "torch.yaml"), encoding="utf-8") as f:
     TORCH = yaml.safe_load(f)
+with open(os.path.join(SOURCE_DIR, "rules", "rocm_releases.yaml"), encoding="utf-8") as f:
+    RELEASES_YAML = yaml.safe_load(f)
 RELEASES = {r["torch"]: r for r in TORCH["releases"]}
 AMD_SETS = {s["index_url"]: s for s in TORCH.get("amd_wheels", [])}
 PYTORCH_INDEX = "https://download.pytorch.org/whl/"
@@ -121,6 +127,51 @@ def resolve(line, python, targets, where):
         results.check(python in wheel_set["python"], f"{where}: the set has wheels for Python {python}")
 
 
+INSTALL = re.compile(r"^(?:sudo\s+)?(?:apt|apt-get|dnf|yum|zypper)\s+(?:-\S+\s+)*install\s+(.*)$|"
+                     r"^(?:sudo\s+)?pacman\s+-S\s+(.*)$")
+
+
+def rows_for(section, os_release):
+    """The knowledge base's rows of a section for a distribution release: by ID and VERSION_ID;
+    a row without versions also by a word of ID_LIKE, as rocdoc matches installers."""
+    ident = os_release.get("ID", "")
+    like = os_release.get("ID_LIKE", "").split()
+    version = os_release.get("VERSION_ID", "")
+    for row in RELEASES_YAML.get(section, []):
+        versions = row.get("versions")
+        if (row["os"] == ident and (not versions or version in versions)) or \
+                (not versions and row["os"] in like):
+            yield row
+
+
+def known_packages(os_release):
+    known = set()
+    for row in rows_for("installers", os_release):
+        for step in row["steps"]:
+            known.update(shlex.split(step))
+    for row in rows_for("distribution_packages", os_release):
+        known.update(row["packages"])
+    return known
+
+
+def check_packages(command, os_release, where):
+    """Every package a fix installs exists in that release, as far as the rules know."""
+    checked = 0
+    for part in re.split(r"\s*&&\s*", command):
+        match = INSTALL.match(part.strip())
+        if not match:
+            continue
+        words = shlex.split(match.group(1) or match.group(2) or "")
+        packages = [w for w in words if not w.startswith(("-", "./", "/", "http://", "https://"))]
+        known = known_packages(os_release)
+        for package in packages:
+            checked += 1
+            results.check(package in known,
+                          f"{where}: {package} is a package of {os_release.get('ID')} "
+                          f"{os_release.get('VERSION_ID')} as the rules know: {command}")
+    return checked
+
+
 def check_fixture(name):
     proc = subprocess.run([binary, "check", "--root", os.path.join(FIXTURES, name), "--json"],
                           capture_output=True, timeout=60)
@@ -131,10 +182,12 @@ def check_fixture(name):
     versions = python_versions(report)
     targets = gpu_targets(report)
     resolved = 0
+    os_release = (report["facts"].get("system") or {}).get("os_release") or {}
     for check in report["checks"]:
         venv_python = None
         for fix in check.get("fix", []):
             command = fix.get("command") or ""
+            PACKAGES[0] += check_packages(command, os_release, f"{name} {check['id']}")
             made = re.match(r"(python3(?:\.\d+)?|/usr/bin/python3) -m venv (\S+)$", command)
             if made:
                 interpreter = made.group(1)
@@ -155,10 +208,12 @@ def check_fixture(name):
     return resolved
 
 
+PACKAGES = [0]
 total = 0
 for fixture in sorted(os.listdir(FIXTURES)):
     if os.path.isfile(os.path.join(FIXTURES, fixture, "expect.json")):
         total += check_fixture(fixture)
 results.check(total >= 20, f"pip lines resolved across the fixtures: {total}")
-print(f"{total} pip lines resolved")
+results.check(PACKAGES[0] >= 5, f"installed packages checked across the fixtures: {PACKAGES[0]}")
+print(f"{total} pip lines resolved, {PACKAGES[0]} installed packages checked")
 sys.exit(results.finish())
