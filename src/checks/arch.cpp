@@ -27,6 +27,32 @@ bool has_discrete_agent(const CheckContext& context, const DeviceView& view) {
   });
 }
 
+/// A discrete AMD GPU parked on a passthrough driver (vfio-pci, pci-stub): the GPU the user
+/// will run ROCm on once it is given back to amdgpu (gpu.not-bound).
+const AmdGpu* parked_discrete(const CheckContext& context) {
+  for (const auto& gpu : context.amd_gpus) {
+    if (!gpu.integrated() && gpu.pci != nullptr &&
+        (gpu.pci->driver == std::optional<std::string>("vfio-pci") ||
+         gpu.pci->driver == std::optional<std::string>("pci-stub"))) {
+      return &gpu;
+    }
+  }
+  return nullptr;
+}
+
+/// The integrated GPU lacks code while the discrete one is parked: the software must suit the
+/// discrete GPU after its rebind, and the iGPU be hidden then (N16), not get a torch of its own.
+std::vector<Fix> after_rebind_fixes(const AmdGpu& discrete) {
+  return {{fmt::format("Give {} back to amdgpu first (gpu.not-bound's fix); then let ROCm programs "
+                       "see only it (export HIP_VISIBLE_DEVICES=<its index>: rocminfo lists the "
+                       "agents then), and choose torch for its {}",
+                       discrete.name,
+                       discrete.target != nullptr ? discrete.target->name : std::string("target")),
+           "", false, FixKind::manual},
+          {"Disable the integrated GPU in the firmware (BIOS/UEFI) setup", "", false,
+           FixKind::manual, true}};
+}
+
 /// Hide the integrated GPU: HIP numbers it too, often as device 0.
 std::vector<Fix> hide_integrated_fixes(const CheckContext& context) {
   std::vector<Fix> fix;
@@ -87,6 +113,7 @@ CheckResult arch_unsupported(const CheckContext& context) {
     const std::string effective =
         overridden ? override_target(setting->value).value_or(gpu.target->name) : gpu.target->name;
     const bool hide_it = gpu.integrated() && has_discrete_agent(context, view);
+    const AmdGpu* parked = gpu.integrated() && !hide_it ? parked_discrete(context) : nullptr;
     for (const auto& judge : judges) {
       const bool code = contains(judge.targets, effective);
       const bool official = !judge.official || contains(*judge.official, effective);
@@ -99,18 +126,22 @@ CheckResult arch_unsupported(const CheckContext& context) {
           code && !official ? ", but is not on " + judge.official_what : ""));
       if (!code) {
         const bool library_gap = contains(judge.library_gaps, effective);
-        problems.push_back(
-            fmt::format("no code for {} ({}) in {}{}{}", effective, gpu.name, judge.what,
-                        library_gap ? fmt::format(" (torch has {} kernels, but the ROCm {} "
-                                                  "libraries it bundles have none: rocBLAS fails)",
-                                                  effective, judge.bundled_rocm)
-                                    : "",
-                        hide_it ? ", an integrated GPU that HIP enumerates beside the discrete "
+        problems.push_back(fmt::format(
+            "no code for {} ({}) in {}{}{}", effective, gpu.name, judge.what,
+            library_gap ? fmt::format(" (torch has {} kernels, but the ROCm {} "
+                                      "libraries it bundles have none: rocBLAS fails)",
+                                      effective, judge.bundled_rocm)
+                        : "",
+            hide_it             ? ", an integrated GPU that HIP enumerates beside the discrete "
                                   "one (often as device 0)"
+            : parked != nullptr ? ", the integrated GPU, while the discrete one is on " +
+                                      parked->pci->driver.value_or("another driver") +
+                                      ": ROCm is for that one once amdgpu has it"
                                 : ""));
         if (fix.empty()) {
-          fix = hide_it ? hide_integrated_fixes(context)
-                        : remedy_for(context, gpu, judge.environment);
+          fix = hide_it             ? hide_integrated_fixes(context)
+                : parked != nullptr ? after_rebind_fixes(*parked)
+                                    : remedy_for(context, gpu, judge.environment);
         }
       } else if (!official) {
         notices.push_back(fmt::format("{} ({}) works with {} but is not on {}", effective, gpu.name,

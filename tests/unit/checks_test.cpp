@@ -889,3 +889,16 @@ TEST_CASE("a wrong override's GPU is judged by the target its fix leads to", "[c
   CHECK(commands(result(strix_report, "env.rocm-arch")) ==
         std::vector<std::string>{"export PYTORCH_ROCM_ARCH=\"gfx90a;gfx1151\""});
 }
+
+TEST_CASE("the iGPU is not given a torch while the discrete GPU is parked on vfio-pci",
+          "[checks][arch]") {
+  // Issue 22, N16: after the rebind the RX 7900 (gfx1100) is the GPU ROCm is for.
+  const CheckResult r = result_of("gpu-vfio-pci", "arch.unsupported");
+  CHECK(r.status == Status::fail);
+  CHECK(commands(r) == std::vector<std::string>{"", ""});
+  REQUIRE_FALSE(r.fix.empty());
+  CHECK(r.fix.front().description.find("back to amdgpu first (gpu.not-bound's fix)") !=
+        std::string::npos);
+  CHECK(r.fix.front().description.find("choose torch for its gfx1100") != std::string::npos);
+  CHECK(r.fix_order == FixOrder::alternatives);
+}
