@@ -86,6 +86,9 @@ std::optional<std::pair<std::string, std::string>> normalize_arguments(
     std::vector<std::string>& args) {
   if (!args.empty() && args[0] == "help") {
     args.erase(args.begin());
+    if (!args.empty() && args[0] == "help") {
+      args.erase(args.begin());  // `help help`: the help of help is rocdoc's own (N29)
+    }
     args.emplace_back("--help");
   } else if (!args.empty() && args[0] == "version") {
     args[0] = "--version";

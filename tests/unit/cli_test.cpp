@@ -409,6 +409,12 @@ TEST_CASE("help is wrapped at the terminal's width, options in groups", "[cli]")
   CHECK(cli({"check", "--help"}).out.find("What to read:") != std::string::npos);
 }
 
+TEST_CASE("help help is rocdoc's help, not an unknown command", "[cli]") {
+  const Run help = cli({"help", "help"});  // issue 22, N29: was "did you mean help?"
+  CHECK(help.code == 0);
+  CHECK(help.out == cli({"--help"}).out);
+}
+
 TEST_CASE("help and version work; unknown commands and options get a did-you-mean", "[cli]") {
   const std::string version = std::string("rocdoc ") + ROCDOC_VERSION + " (commit " +
                               std::string(k_build_commit) + ", rules revision " +
