@@ -88,7 +88,7 @@ RulesLookup lookup_rules(const Knowledge& knowledge, std::string_view raw) {
     }
     return false;
   };
-  if (strip("torch ")) {
+  if (strip("torch==") || strip("torch ")) {  // pip's spelling too: torch==2.7.1 (N27)
     result.kind = query.find('+') != std::string::npos ? RulesLookup::Kind::torch_version
                                                        : RulesLookup::Kind::torch;
     result.text = query;

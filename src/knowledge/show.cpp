@@ -66,6 +66,14 @@ void render_target(const Knowledge& knowledge, const GfxTarget& target, std::ost
   put_line(out,
            "  official torch wheels: " +
                (wheels.empty() ? std::string("none") : wheels.front() + " ... " + wheels.back()));
+  // AMD's per-target builds, which check recommends where pytorch.org has none (N27).
+  for (auto it = knowledge.amd_wheels.rbegin(); it != knowledge.amd_wheels.rend(); ++it) {
+    if (std::find(it->devices.begin(), it->devices.end(), target.name) != it->devices.end()) {
+      put_line(out, fmt::format("  AMD's torch[device-{}] build: torch {} (ROCm {}) from {}",
+                                target.name, it->torch, it->rocm, it->index_url));
+      break;
+    }
+  }
   if (target.override_value) {
     const GfxOverride& o = *target.override_value;
     put_line(out, fmt::format("  HSA_OVERRIDE_GFX_VERSION{}: {}{}",
@@ -213,6 +221,13 @@ void render_torch_version(const Knowledge& knowledge, const std::string& version
                                               : TorchBuild::rocm;
   classify_torch(torch, "", knowledge);
   put_line(out, fmt::format("torch {}: {}", version, torch.origin_detail));
+  if (torch.build != TorchBuild::rocm) {
+    // N27: the ROCm wheels below are pytorch.org's of the same version, not this build.
+    put_line(out,
+             fmt::format("  {}: it cannot use an AMD GPU; the ROCm build of the same "
+                         "version is below",
+                         torch.build == TorchBuild::cuda ? "a CUDA build" : "a CPU-only build"));
+  }
   const std::string base = version.substr(0, version.find('+'));
   const bool pytorch_org =
       torch.origin == TorchOrigin::pytorch_org || torch.origin == TorchOrigin::pytorch_org_nightly;

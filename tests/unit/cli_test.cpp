@@ -179,6 +179,13 @@ TEST_CASE("rules lint validates a directory; rules show prints what the base kno
   REQUIRE(first_block != std::string::npos);
   CHECK(mi300x.compare(first_block + 1, 6, "gfx942") == 0);
   CHECK(mi300x.find("(gfx941 below is not what the PCI ids above map to") != std::string::npos);
+  // Issue 22, N27: AMD's per-target build, the pip spelling, and what a CUDA build is.
+  CHECK_THAT(
+      cli({"rules", "show", "gfx1031"}).out,
+      Catch::Matchers::Contains("AMD's torch[device-gfx1031] build: torch 2.13.0+rocm10.0.0"));
+  CHECK(cli({"rules", "show", "torch==2.7.1"}).out == cli({"rules", "show", "torch", "2.7.1"}).out);
+  CHECK_THAT(cli({"rules", "show", "2.12.0+cu130"}).out,
+             Catch::Matchers::Contains("a CUDA build: it cannot use an AMD GPU"));
   const Run unknown = cli({"rules", "show", "gfx1301"});
   CHECK(unknown.code == 2);
   CHECK(unknown.err.find("did you mean gfx1101?") != std::string::npos);
