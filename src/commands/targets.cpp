@@ -1,10 +1,12 @@
 #include "src/commands/targets.h"
+#include "rocdoc/gfx_target.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 #include "src/binaries/offload_file.h"
 #include "src/binaries/tensile_names.h"
@@ -42,6 +44,18 @@ std::string kind_name(OffloadContainer container) {
       break;
   }
   return "none";
+}
+
+/// Targets in the order the check report uses: by GPU generation (gfx803 < gfx900 < gfx90a <
+/// gfx1030), features after the plain name, names that are no gfx target last (N25).
+void sort_targets(std::vector<std::string>& targets) {
+  const auto key = [](const std::string& target) {
+    const std::string name = target.substr(0, target.find(':'));
+    const auto kfd = kfd_from_gfx_name(name);
+    return std::make_tuple(!kfd.has_value(), kfd.value_or(0), target);
+  };
+  std::stable_sort(targets.begin(), targets.end(),
+                   [&](const std::string& a, const std::string& b) { return key(a) < key(b); });
 }
 
 std::optional<TargetsAnswer> answer_for(const std::string& path, std::ostream& err) {
@@ -111,15 +125,20 @@ void render_human(const std::vector<TargetsAnswer>& answers, std::ostream& out) 
     out << util::printable(answer.path) << "\n";
     if (!answer.targets.empty()) {
       std::vector<std::string> words;
-      for (const auto& target : answer.targets) {
+      std::vector<std::string> ordered = answer.targets;  // JSON keeps them sorted as text
+      sort_targets(ordered);
+      for (const auto& target : ordered) {
         words.push_back(target_words(target));
       }
       out << "  targets: " << util::join(words, " ") << "\n";
       out << "  " << bundle_summary(answer) << "\n";
     } else if (answer.scan.problems.empty()) {
       out << "  no GPU code"
-          << (answer.kind == "tensile_directory" ? " (no file name names a gfx target)"
-                                                 : " (no offload bundle with a GPU entry)")
+          << (answer.kind == "tensile_directory"
+                  ? " (no file name names a gfx target: a directory is read as a rocBLAS or "
+                    "hipBLASLt library directory; to read the libraries in it, name them: "
+                    "rocdoc targets DIR/*.so*)"
+                  : " (no offload bundle with a GPU entry)")
           << "\n";
     }
     for (const auto& problem : answer.scan.problems) {

@@ -54,6 +54,22 @@ if missing:
 WORK = tempfile.mkdtemp(prefix="rocdoc-targets-")
 
 
+
+def by_generation(targets):
+    """The human output's order (issue 22, N25): by GPU generation, as the check report lists
+    targets (gfx803 < gfx90a < gfx1030); names that are no gfx target last."""
+    def key(target):
+        name = target.split(":")[0]
+        if not name.startswith("gfx") or "-" in name:
+            return (1, 0, target)
+        digits = name[3:]
+        major, minor, step = (digits[:-2], digits[-2], digits[-1])
+        try:
+            return (0, int(major) * 10000 + int(minor, 16) * 100 + int(step, 16), target)
+        except ValueError:
+            return (1, 0, target)
+    return sorted(targets, key=key)
+
 def path(name):
     return os.path.join(WORK, name)
 
@@ -210,10 +226,10 @@ with open(AMDHIP, "rb") as f:
 
 proc = run(BINARY, "targets", ROCSPARSE, ROCRAND, AMDHIP)
 want = (f"{ROCSPARSE}\n"
-        "  targets: gfx1030 gfx803 gfx900:xnack- gfx906:xnack- gfx908:xnack- gfx90a:xnack+ gfx90a:xnack-\n"
+        "  targets: gfx803 gfx900:xnack- gfx906:xnack- gfx908:xnack- gfx90a:xnack+ gfx90a:xnack- gfx1030\n"
         "  from 111 offload bundles in .hip_fatbin (uncompressed)\n"
         f"{ROCRAND}\n"
-        "  targets: gfx1030 gfx803 gfx900:xnack- gfx906:xnack- gfx908:xnack- gfx90a:xnack+ gfx90a:xnack-\n"
+        "  targets: gfx803 gfx900:xnack- gfx906:xnack- gfx908:xnack- gfx90a:xnack+ gfx90a:xnack- gfx1030\n"
         "  from 1 offload bundle in .hip_fatbin (uncompressed)\n"
         f"{AMDHIP}\n"
         "  no GPU code (no offload bundle with a GPU entry)\n")
@@ -261,7 +277,7 @@ code, found, err, _ = targets(mixed)
 check(code == 0, f"the mixed shared object: exit 0 ({code}: {err})")
 expect_file(found, mixed, "shared_object", all_targets, 5, zstd=3, zlib_count=1, registered=5)
 proc = run(BINARY, "targets", mixed)
-check(proc.stdout == f"{mixed}\n  targets: {' '.join(all_targets)}\n"
+check(proc.stdout == f"{mixed}\n  targets: {' '.join(by_generation(all_targets))}\n"
       "  from 5 offload bundles in .hip_fatbin (3 zstd-compressed, 1 zlib-compressed)\n",
       f"human output of the mixed shared object:\n{proc.stdout}")
 # The same section with a .hipFatBinSegment that registers a different count: a note.
@@ -333,7 +349,7 @@ check(code == 1, f"garbage after the first bundle: exit 1 ({code})")
 expect_file(found, garbage, "shared_object", ["gfx10-3-generic", "gfx90a:xnack-"], 1,
             problems=[f".hip_fatbin+{len(pad(plain)):#x}: neither an offload bundle nor a compressed bundle starts here"])
 proc = run(BINARY, "targets", garbage)
-check(proc.stdout == f"{garbage}\n  targets: gfx10-3-generic gfx90a:xnack-\n"
+check(proc.stdout == f"{garbage}\n  targets: gfx90a:xnack- gfx10-3-generic\n"
       "  from 1 offload bundle in .hip_fatbin (uncompressed)\n"
       f"  problem: .hip_fatbin+{len(pad(plain)):#x}: neither an offload bundle nor a compressed bundle starts here\n",
       f"human output with a problem:\n{proc.stdout}")
@@ -488,7 +504,7 @@ check(code == 2, f"a missing file: exit 2 ({code})")
 check(err == f"rocdoc: targets: cannot open {missing_file}: ENOENT\n", f"it says so on stderr: {err!r}")
 check(missing_file not in found, "the missing file is not in the answer")
 proc = run(BINARY, "targets", ROCRAND, missing_file)
-check(proc.returncode == 2 and proc.stdout.startswith(f"{ROCRAND}\n  targets: gfx1030 ")
+check(proc.returncode == 2 and proc.stdout.startswith(f"{ROCRAND}\n  targets: gfx803 ")
       and proc.stderr == f"rocdoc: targets: cannot open {missing_file}: ENOENT\n",
       f"human output: the file that could be opened is still answered ({proc.returncode}: {proc.stdout!r} {proc.stderr!r})")
 expect_file(found, tensile, "tensile_directory",
@@ -500,7 +516,9 @@ code, found, err, _ = targets(empty_dir)
 check(code == 1, f"a directory without Tensile names: exit 1 ({code})")
 expect_file(found, empty_dir, "tensile_directory", [], 0)
 proc = run(BINARY, "targets", empty_dir)
-check(proc.stdout == f"{empty_dir}\n  no GPU code (no file name names a gfx target)\n",
+check(proc.stdout == f"{empty_dir}\n  no GPU code (no file name names a gfx target: a directory is read "
+                     "as a rocBLAS or hipBLASLt library directory; to read the libraries in it, "
+                     "name them: rocdoc targets DIR/*.so*)\n",
       f"human output of an empty directory: {proc.stdout!r}")
 # A terminal escape in a file name is never printed raw.
 evil = write("evil\x1b]0;x\x07.hipfb", plain)
