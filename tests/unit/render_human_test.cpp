@@ -335,3 +335,28 @@ TEST_CASE("ASCII glyphs leave no byte above 0x7f", "[render]") {
   CHECK(out.find("  [info] no ROCm  [rocm.not-installed]") != std::string::npos);
   CHECK(out.find("probe python failed: bad Jos\\u00e9") != std::string::npos);
 }
+
+TEST_CASE("the header marks the environment python3 runs and calls the others shadowed",
+          "[render][human]") {
+  // Issue 22, N9: which environment `python3` runs, in words, without nested parentheses.
+  ReportBuilder builder;
+  PythonFacts python;
+  PythonEnvironment venv;
+  venv.prefix = "/home/alice/venv";
+  venv.site_dir = "/home/alice/venv/lib/python3.11/site-packages";
+  venv.found_by = {"VIRTUAL_ENV", "venv python3 on PATH (/home/alice/venv/bin)"};
+  venv.python_version = "3.11";
+  venv.runs_as_python3 = true;
+  PythonEnvironment system;
+  system.prefix = "/usr";
+  system.site_dir = "/usr/lib/python3/dist-packages";
+  system.found_by = {"python3 on PATH (/usr/bin)", "system dist-packages"};
+  system.python_version = "3.11";
+  python.environments = {venv, system};
+  builder.report.facts.python = python;
+  const std::string out = builder.render(0, Glyphs::ascii, Verbosity::verbose);
+  CHECK(out.find("/home/alice/venv (VIRTUAL_ENV, venv python3 on PATH in /home/alice/venv/bin) "
+                 "<- python3") != std::string::npos);
+  CHECK(out.find("/usr (python3 on PATH in /usr/bin, system dist-packages), shadowed") !=
+        std::string::npos);
+}
