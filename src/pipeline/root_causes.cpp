@@ -224,6 +224,42 @@ bool is_finding(const CheckResult& result) {
   return result.status == Status::fail || result.status == Status::warn;
 }
 
+namespace {
+
+int rank(Severity severity) {
+  return severity == Severity::error ? 2 : severity == Severity::warning ? 1 : 0;
+}
+
+/// A cause is at least as severe as what follows from it: a warning whose fix clears an error
+/// is an error (N17: an error folded under a warning root drained Slurm nodes with the
+/// warning's name and hid the error from --fail-on readers of the root alone).
+template <typename Find>
+void raise_causes_to_their_consequences(std::vector<CheckRecord>& records, const Find& find) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const auto& record : records) {
+      const CheckResult& follows = record.result;
+      if (follows.caused_by.empty()) {
+        continue;
+      }
+      const auto cause = find(follows.caused_by.front());
+      if (!cause) {
+        continue;
+      }
+      CheckResult& origin = records[*cause].result;
+      if (rank(follows.severity) > rank(origin.severity)) {
+        origin.severity = follows.severity;
+        if (follows.status == Status::fail) {
+          origin.status = Status::fail;
+        }
+        changed = true;
+      }
+    }
+  }
+}
+
+}  // namespace
+
 void link_root_causes(std::vector<CheckRecord>& records, const CheckContext& context,
                       std::span<const CauseRule> rules) {
   const auto find = [&](std::string_view id) -> std::optional<std::size_t> {
@@ -256,6 +292,7 @@ void link_root_causes(std::vector<CheckRecord>& records, const CheckContext& con
     }
     follows.caused_by.emplace_back(rule.cause);
   }
+  raise_causes_to_their_consequences(records, find);
 }
 
 }  // namespace rocdoc

@@ -530,14 +530,15 @@ void render_root(const CheckRecord& record, const Causes& causes, PrintedCommand
   }
 }
 
-/// A finding that follows from a root cause in another area: one line here, and where it
-/// comes from.
+/// A finding that follows from a root cause in another area: one line here that says where,
+/// its words being printed once, under the root (N17).
 void render_consequence_elsewhere(const CheckRecord& record, const CheckRecord& root, Page& page) {
-  render_check_line(record, 2, page);
-  page.paragraph(std::string(k_evidence_indent, ' '), k_evidence_indent,
-                 fmt::format("follows from {} ({}): see its fix there", root.info->id,
+  const std::string lead = "  " + page.glyph(mark_of(record.result)) + " ";
+  const std::size_t columns = 2 + page.glyph_columns() + 1;
+  page.paragraph(lead, columns,
+                 fmt::format("follows from {} ({}): see it and its fix there", root.info->id,
                              page.clean(root.info->area)),
-                 k_evidence_indent + 2, k_dim);
+                 columns, k_dim, "[" + std::string(record.info->id) + "]");
 }
 
 struct Area {

@@ -211,9 +211,11 @@ TEST_CASE("one root cause: its fix once, what follows from it under it", "[rende
   CHECK(count_of(out, "[perm.render]") == 1);
   CHECK(out.find("Use the group in this shell") == std::string::npos);
   CHECK(out.find("/dev/kfd: mode 0660") == std::string::npos);  // evidence only with -v
-  // A consequence in another area: one line there, pointing at its cause.
-  CHECK(out.find("follows from arch.unsupported (GPU architecture): see its fix there") !=
-        std::string::npos);
+  // A consequence in another area: one line there, pointing at its cause; its words are printed
+  // once, under the cause (issue 22, N17).
+  CHECK(out.find("follows from arch.unsupported (GPU architecture): see it and its fix there  "
+                 "[torch.arch-missing]") != std::string::npos);
+  CHECK(count_of(out, "the wheel has no code for gfx1102") == 1);
   // Alternatives and steps.
   CHECK(out.find("      fix, one of:\n"
                  "        Install torch 2.7.0\n"
