@@ -277,9 +277,17 @@ FleetNodeList parse_fleet_nodes(std::string_view text) {
 }
 
 std::string hostlist(std::vector<std::string> names) {
-  // (prefix, digits) -> numbers; names without a numeric suffix stand alone.
-  std::map<std::pair<std::string, std::size_t>, std::vector<std::uint64_t>> ranges;
+  // (prefix, width) -> numbers; width 0 for unpadded numbers of any length, which share one
+  // range as Slurm writes them (node[1-20], not node[1-9],node[10-20]: N19); zero-padded ones
+  // (node007) keep their width, and an unpadded number as wide joins them (node[007,100]).
+  // Names without a numeric suffix stand alone.
+  struct Numbered {
+    std::string prefix;
+    std::string digits;
+  };
+  std::vector<Numbered> numbered;
   std::set<std::string> plain;
+  std::set<std::pair<std::string, std::size_t>> padded_widths;
   for (const auto& name : names) {
     std::size_t start = name.size();
     while (start > 0 && name[start - 1] >= '0' && name[start - 1] <= '9') {
@@ -292,7 +300,15 @@ std::string hostlist(std::vector<std::string> names) {
       plain.insert(name);
       continue;
     }
-    ranges[{name.substr(0, start), digits}].push_back(std::stoull(name.substr(start)));
+    numbered.push_back({name.substr(0, start), name.substr(start)});
+    if (digits > 1 && name[start] == '0') {
+      padded_widths.insert({name.substr(0, start), digits});
+    }
+  }
+  std::map<std::pair<std::string, std::size_t>, std::vector<std::uint64_t>> ranges;
+  for (const auto& [prefix, digits] : numbered) {
+    const bool padded = padded_widths.count({prefix, digits.size()}) != 0;
+    ranges[{prefix, padded ? digits.size() : 0}].push_back(std::stoull(digits));
   }
   std::vector<std::pair<std::string, std::string>> parts;  // sort key, text
   for (auto& [key, numbers] : ranges) {
@@ -301,7 +317,7 @@ std::string hostlist(std::vector<std::string> names) {
     const auto& [prefix, width] = key;
     const auto padded = [width = width](std::uint64_t n) {
       std::string text = std::to_string(n);
-      return std::string(width - std::min(width, text.size()), '0') + text;
+      return std::string(width - std::min(width, text.size()), '0') + text;  // width 0: as is
     };
     if (numbers.size() == 1) {
       parts.emplace_back(prefix + padded(numbers[0]), prefix + padded(numbers[0]));

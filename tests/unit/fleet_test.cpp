@@ -163,8 +163,12 @@ TEST_CASE("fleet host lists fold numbered names into ranges") {
   CHECK(hostlist({}) == "");
   CHECK(hostlist({"node017"}) == "node017");
   CHECK(hostlist({"node003", "node001", "node002", "node004", "node017"}) == "node[001-004,017]");
-  CHECK(hostlist({"gpu2", "gpu1", "login", "gpu10", "gpu3", "gpu11"}) ==
-        "gpu[1-3],gpu[10-11],login");
+  // Unpadded numbers of any length in one range, as Slurm writes them (issue 22, N19).
+  CHECK(hostlist({"gpu2", "gpu1", "login", "gpu10", "gpu3", "gpu11"}) == "gpu[1-3,10-11],login");
+  CHECK(hostlist({"node1", "node2", "node3", "node4", "node5", "node6", "node7", "node8", "node9",
+                  "node10", "node11", "node12"}) == "node[1-12]");
+  CHECK(hostlist({"node998", "node1002", "node1011"}) == "node[998,1002,1011]");
+  CHECK(hostlist({"node007", "node100", "node008"}) == "node[007-008,100]");
   CHECK(hostlist({"a1", "a1", "b7"}) == "a1,b7");
   CHECK(hostlist({"rack1-n01", "rack1-n02", "rack2-n01"}) == "rack1-n[01-02],rack2-n01");
   CHECK(hostlist({"x[1]", "y,2"}) == "x[1],y,2");
