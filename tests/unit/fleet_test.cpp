@@ -1,9 +1,11 @@
 // rocdoc fleet: the report reader on plain strings, the merge, host lists, durations and times.
 #include <catch2/catch.hpp>
+#include <sstream>
 #include <string>
 
 #include "src/fleet/report_reader.h"
 #include "src/fleet/summary.h"
+#include "src/render/fleet.h"
 
 using namespace rocdoc;
 
@@ -218,4 +220,27 @@ TEST_CASE("fleet --nodes files: one host name a line, bounded") {
   REQUIRE(long_line.problem);
   CHECK(*long_line.problem == "line 2: over 4096 bytes; one node name a line");
   CHECK(parse_fleet_nodes(std::string(1 << 20, '\n')).names.empty());
+}
+
+TEST_CASE("a long host list is cut between its parts in the human output", "[fleet]") {
+  // Issue 22, N19: 3,000 reports made lines of 1.6 kB naming 333 nodes.
+  FleetSummary summary;
+  summary.nodes = 400;
+  summary.with_findings = 400;
+  FleetGroup cause;
+  cause.value = "perm.kfd";
+  cause.severity = "error";
+  for (int i = 0; i < 400; ++i) {
+    cause.nodes.push_back("node" + std::to_string(2 * i + 1));  // no two in a row: no ranges
+  }
+  summary.causes.push_back(cause);
+  std::ostringstream out;
+  render_fleet_human(summary, {400, "2026-12-05T12:00:00Z", 0}, out);
+  const std::string text = out.str();
+  const auto line_start = text.find("  perm.kfd (error): 400 nodes  ");
+  REQUIRE(line_start != std::string::npos);
+  const std::string line = text.substr(line_start, text.find('\n', line_start) - line_start);
+  CHECK(line.size() < 280);
+  CHECK(line.find(",…] (every node: rocdoc fleet --json)") != std::string::npos);
+  CHECK(line.find("node[1,3,5,") != std::string::npos);
 }
