@@ -114,7 +114,9 @@ TEST_CASE("NUMA balancing is an error on MI300X and names sysctl and a drop-in",
 
 TEST_CASE("an iGPU beside a dGPU gets the dGPU's HIP index pinned", "[checks][hardware]") {
   const CheckResult igpu = result_of("igpu-and-dgpu", "gpu.igpu-visible");
-  CHECK(igpu.status == Status::warn);
+  // An error since issue 22 (N17): what follows from it (arch.unsupported for the iGPU) is one.
+  CHECK(igpu.status == Status::fail);
+  CHECK(igpu.severity == Severity::error);
   CHECK(commands(igpu).front().rfind("export HIP_VISIBLE_DEVICES=", 0) == 0);
   const CheckResult vfio = result_of("gpu-vfio-pci", "gpu.igpu-visible");
   CHECK(vfio.status == Status::pass);  // the dGPU is held by vfio-pci: ROCm sees only the iGPU
