@@ -471,6 +471,18 @@ std::vector<std::string> python_versions(const RuleReader& reader, const YAML::N
   return versions;
 }
 
+/// The `index` of a gfx_exceptions or python_exceptions entry: one of the release's indexes.
+std::string exception_index(const RuleReader& reader, const YAML::Node& exception,
+                            const TorchRelease& release) {
+  const std::string index = reader.text(exception, "index");
+  if (std::find(release.rocm_indexes.begin(), release.rocm_indexes.end(), index) ==
+      release.rocm_indexes.end()) {
+    reader.fail(exception["index"],
+                "index " + bare(index) + " is not among this release's rocm_indexes");
+  }
+  return index;
+}
+
 void load_torch_extras(const RuleReader& reader, Knowledge& knowledge) {
   if (reader.root()["nightly_indexes"]) {
     knowledge.nightly_indexes = reader.texts(reader.root(), "nightly_indexes");
@@ -525,24 +537,14 @@ void load_torch(const RuleReader& reader, Knowledge& knowledge) {
     }
     if (const YAML::Node exceptions = entry["gfx_exceptions"]) {
       for (const auto& exception : exceptions) {
-        const std::string index = reader.text(exception, "index");
-        if (std::find(release.rocm_indexes.begin(), release.rocm_indexes.end(), index) ==
-            release.rocm_indexes.end()) {
-          reader.fail(exception["index"],
-                      "index " + bare(index) + " is not among this release's rocm_indexes");
-        }
-        release.gfx_exceptions[index] = reader.targets(exception, "gfx", knowledge);
+        release.gfx_exceptions[exception_index(reader, exception, release)] =
+            reader.targets(exception, "gfx", knowledge);
       }
     }
     if (const YAML::Node exceptions = entry["python_exceptions"]) {
       for (const auto& exception : exceptions) {
-        const std::string index = reader.text(exception, "index");
-        if (std::find(release.rocm_indexes.begin(), release.rocm_indexes.end(), index) ==
-            release.rocm_indexes.end()) {
-          reader.fail(exception["index"],
-                      "index " + bare(index) + " is not among this release's rocm_indexes");
-        }
-        release.python_exceptions[index] = python_versions(reader, exception, "python");
+        release.python_exceptions[exception_index(reader, exception, release)] =
+            python_versions(reader, exception, "python");
       }
     }
     if (knowledge.torch_release(release.torch) != nullptr) {
