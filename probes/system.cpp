@@ -10,8 +10,7 @@ namespace {
 
 bool exists(const Host& host, const std::string& path) { return host.stat(path).has_value(); }
 
-std::optional<std::string> detect_container(const Host& host,
-                                            const std::optional<std::string>& mounts) {
+std::optional<std::string> detect_container(const Host& host, const std::vector<Mount>& mounts) {
   if (exists(host, "/.dockerenv")) {
     return "docker";
   }
@@ -30,7 +29,7 @@ std::optional<std::string> detect_container(const Host& host,
       exists(host, "/run/secrets/kubernetes.io/serviceaccount")) {
     return "kubernetes";
   }
-  return mounts ? pod_from_mounts(parse_mounts(*mounts)) : std::nullopt;
+  return pod_from_mounts(mounts);
 }
 
 std::optional<int> count_numa_nodes(const Host& host) {
@@ -120,18 +119,10 @@ std::optional<std::string> pod_from_mounts(const std::vector<Mount>& mounts) {
 }
 
 std::map<std::string, std::string> parse_containerenv(std::string_view content) {
-  std::map<std::string, std::string> values;
-  for (const auto raw : util::lines(content)) {
-    const std::string_view line = util::trim(raw);
-    const auto equals = line.find('=');
-    if (equals == std::string_view::npos || equals == 0) {
-      continue;
-    }
-    std::string_view value = line.substr(equals + 1);
-    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
-      value = value.substr(1, value.size() - 2);
-    }
-    values[std::string(line.substr(0, equals))] = util::printable(value);
+  // os-release's KEY="value" form; the values, names a user chose, made printable.
+  auto values = parse_os_release(content);
+  for (auto& [key, value] : values) {
+    value = util::printable(value);
   }
   return values;
 }
@@ -340,7 +331,8 @@ SystemFacts probe_system(const ProbeContext& context) {
     facts.iommu_params = parse_iommu_params(facts.cmdline);
   }
   const auto mounts = host.read_file("/proc/mounts", 1 << 20);
-  facts.container = detect_container(host, mounts);
+  const std::vector<Mount> mount_table = mounts ? parse_mounts(*mounts) : std::vector<Mount>{};
+  facts.container = detect_container(host, mount_table);
   if (facts.container == "podman") {
     if (const auto env = host.read_file("/run/.containerenv", 64 * 1024)) {
       const auto values = parse_containerenv(*env);
@@ -356,7 +348,7 @@ SystemFacts probe_system(const ProbeContext& context) {
     facts.wsl = WslKind::wsl2;  // a custom WSL2 kernel without "microsoft" in its name
   }
   if (mounts) {
-    facts.kfd_mount = mount_holding(parse_mounts(*mounts), "/dev/kfd");
+    facts.kfd_mount = mount_holding(mount_table, "/dev/kfd");
   }
   if (const auto fstab = host.read_file("/etc/fstab", 256 * 1024)) {
     facts.fstab_dev = fstab_lines_for(*fstab, "/dev");

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rocdoc/check_result.h"
@@ -100,6 +101,9 @@ struct Report {
   std::optional<CaptureProvenance> capture;
 
   Summary summary() const;
+  /// The --require ids that did not run, each with why: the skip's message, or "" when the
+  /// check was not selected (--only, --skip). In the order --require gave them.
+  std::vector<std::pair<std::string, std::string>> unrun_required() const;
 };
 
 /// Whether this result alone makes the exit code 1 under `fail_on`: a failure, or with

@@ -85,13 +85,17 @@ std::optional<Fix> no_wheel_fix(const CheckContext& context) {
              "", false, FixKind::manual};
 }
 
+/// Which interpreter makes the virtual environment: the distribution's python3, whose venv
+/// module Debian and Ubuntu ship apart, or another pythonN.M, which brings its own.
+enum class VenvMaker { system_python3, other_python };
+
 /// The steps that install a release into a new virtual environment: for a distribution's
 /// Python that refuses pip (PEP 668), or one no release has wheels for.
 std::vector<Fix> venv_install_fixes(const CheckContext& context, const TorchRelease& release,
-                                    const std::string& venv_python, const std::string& index,
-                                    const std::string& why) {
+                                    const std::string& venv_python, VenvMaker maker,
+                                    const std::string& index, const std::string& why) {
   std::vector<Fix> fix;
-  if (debian_like(context.facts)) {
+  if (maker == VenvMaker::system_python3 && debian_like(context.facts)) {
     fix.push_back(
         {"Install venv support for the system Python (Debian and Ubuntu ship it "
          "apart)",
@@ -107,6 +111,16 @@ std::vector<Fix> venv_install_fixes(const CheckContext& context, const TorchRele
        "~/rocm-venv/bin/python",
        ". ~/rocm-venv/bin/activate", false});
   return fix;
+}
+
+/// The venv steps for an externally managed system Python (PEP 668).
+std::vector<Fix> system_venv_fixes(const CheckContext& context, const TorchRelease& release,
+                                   const std::string& index,
+                                   const std::optional<std::string>& python) {
+  return venv_install_fixes(
+      context, release, "python3", VenvMaker::system_python3, index,
+      fmt::format("(the system Python {} is externally managed: pip may not install into it)",
+                  python.value_or("3")));
 }
 
 /// When no release has wheels for the environment's Python but one would for another: say so,
@@ -132,13 +146,10 @@ std::vector<Fix> other_python_fixes(const CheckContext& context,
                    environment.python_version.value_or("?"), release->torch, versions.front(),
                    wanted, wanted, wanted),
        "", false, FixKind::manual}};
-  const std::vector<Fix> steps = venv_install_fixes(context, *release, "python" + wanted, index,
-                                                    fmt::format("with Python {}", wanted));
-  // The apt step is for the system Python's venv module; python3.N comes with its own.
-  for (const auto& step : steps) {
-    if (step.command != "sudo apt install python3-venv") {
-      fix.push_back(step);
-    }
+  for (auto& step :
+       venv_install_fixes(context, *release, "python" + wanted, VenvMaker::other_python, index,
+                          fmt::format("with Python {}", wanted))) {
+    fix.push_back(std::move(step));
   }
   return fix;
 }
@@ -170,10 +181,7 @@ std::vector<Fix> reinstall_fixes(const CheckContext& context,
           : index_to_propose(context, *release, main_target(context), python).value_or("");
   if (environment.externally_managed && release != nullptr) {
     // PEP 668: pip refuses the distribution's Python; its torch package can stay (N8).
-    return venv_install_fixes(
-        context, *release, "python3", index,
-        fmt::format("(the system Python {} is externally managed: pip may not install into it)",
-                    python.value_or("3")));
+    return system_venv_fixes(context, *release, index, python);
   }
   if (environment.site_dir == "/usr/lib/python3/dist-packages") {
     // The distribution's package (Debian/Ubuntu python3-torch); pip must not touch it.
@@ -345,11 +353,9 @@ CheckResult torch_not_found(const CheckContext& context) {
   } else if (release == nullptr && python3 != environments.end() && python) {
     fix = other_python_fixes(context, *python3);
   } else if (release != nullptr && python3 != environments.end() && python3->externally_managed) {
-    fix = venv_install_fixes(
-        context, *release, "python3",
-        index_to_propose(context, *release, main_target(context), python).value_or(""),
-        fmt::format("(the system Python {} is externally managed: pip may not install into it)",
-                    python.value_or("3")));
+    fix = system_venv_fixes(
+        context, *release,
+        index_to_propose(context, *release, main_target(context), python).value_or(""), python);
   } else if (release != nullptr) {
     fix.push_back(pip_install_fix(
         context, "Install the ROCm build of torch (in a virtual environment of your choice)",

@@ -409,6 +409,14 @@ const TorchRelease* nearest_release(const Knowledge& knowledge,
   return best;
 }
 
+/// Whether wheels listed for `versions` (CPython "3.N") exist for `python`: true when either
+/// is unknown (nullopt, empty).
+bool has_python(const std::vector<std::string>& versions,
+                const std::optional<std::string>& python) {
+  return !python || versions.empty() ||
+         std::find(versions.begin(), versions.end(), *python) != versions.end();
+}
+
 /// The indexes of a release whose wheels have code for the target (every index when the
 /// target is empty) and exist for the Python (any when unknown), newest first.
 std::vector<std::string> indexes_with(const Knowledge& knowledge, const TorchRelease& release,
@@ -425,12 +433,6 @@ std::vector<std::string> indexes_with(const Knowledge& knowledge, const TorchRel
 }
 
 }  // namespace
-
-bool has_python(const std::vector<std::string>& versions,
-                const std::optional<std::string>& python) {
-  return !python || versions.empty() ||
-         std::find(versions.begin(), versions.end(), *python) != versions.end();
-}
 
 const TorchRelease* release_for_target(const Knowledge& knowledge, const std::string& target,
                                        const std::optional<std::string>& current,
@@ -554,13 +556,11 @@ std::vector<std::string> wheel_targets(const Knowledge& knowledge, const TorchRe
 std::optional<std::string> index_for_target(const Knowledge& knowledge, const TorchRelease& release,
                                             const std::string& target,
                                             const std::optional<std::string>& python) {
-  for (auto it = release.rocm_indexes.rbegin(); it != release.rocm_indexes.rend(); ++it) {
-    if (supports(wheel_targets(knowledge, release, *it), target) &&
-        has_python(release.python_for(*it), python)) {
-      return *it;
-    }
+  if (target.empty()) {
+    return std::nullopt;  // indexes_with takes "" as any target; a target's index needs one
   }
-  return std::nullopt;
+  const auto found = indexes_with(knowledge, release, target, python);  // newest first
+  return found.empty() ? std::nullopt : std::optional(found.front());
 }
 
 bool newer_than_rules(const Knowledge& knowledge, const std::string& version) {

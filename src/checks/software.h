@@ -97,9 +97,6 @@ std::string target_to_build_for(const CheckContext& context, const AmdGpu& gpu);
 std::optional<OverrideProblem> override_problem(const CheckContext& context, const AmdGpu& gpu,
                                                 const OverrideSetting& setting);
 
-/// Whether wheels listed for `versions` (CPython "3.N") exist for `python`: true when either
-/// is unknown (nullopt, empty).
-bool has_python(const std::vector<std::string>& versions, const std::optional<std::string>& python);
 /// The torch release to install for a target, nearest to `current` (a version) when given, with
 /// wheels for the environment's Python when it is known.
 const TorchRelease* release_for_target(const Knowledge& knowledge, const std::string& target,

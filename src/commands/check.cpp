@@ -206,15 +206,11 @@ std::optional<std::string> write_file(const std::string& path, std::string_view 
 
 /// The lines after the human report that say which --require check did not run, and why.
 void render_required(const Report& report, std::ostream& out) {
-  for (const auto& id : report.outcome.required) {
-    const auto it = std::find_if(report.checks.begin(), report.checks.end(),
-                                 [&](const CheckRecord& r) { return r.info->id == id; });
-    if (it == report.checks.end()) {
-      out << "required check " << id << " did not run: it was not selected (--only, --skip)\n";
-    } else if (it->result.status == Status::skip) {
-      out << "required check " << id << " did not run: " << util::printable(it->result.message)
-          << "\n";
-    }
+  for (const auto& [id, message] : report.unrun_required()) {
+    out << "required check " << id << " did not run: "
+        << (message.empty() ? std::string("it was not selected (--only, --skip)")
+                            : util::printable(message))
+        << "\n";
   }
 }
 

@@ -269,6 +269,20 @@ std::vector<std::string> newer_than_rules_notes(const Facts& facts, const Knowle
 
 }  // namespace
 
+std::vector<std::pair<std::string, std::string>> Report::unrun_required() const {
+  std::vector<std::pair<std::string, std::string>> unrun;
+  for (const auto& id : outcome.required) {
+    const auto it = std::find_if(checks.begin(), checks.end(),
+                                 [&](const CheckRecord& r) { return r.info->id == id; });
+    if (it == checks.end()) {
+      unrun.emplace_back(id, "");
+    } else if (it->result.status == Status::skip) {
+      unrun.emplace_back(id, it->result.message);
+    }
+  }
+  return unrun;
+}
+
 Summary Report::summary() const {
   Summary summary;
   for (const auto& record : checks) {

@@ -678,27 +678,17 @@ std::string skip_reasons(const Report& report, const Page& page) {
 
 /// "2 required checks did not run (no AMD GPU; not selected)"; "" when every --require ran.
 std::string unrun_required(const Report& report, const Page& page) {
-  std::size_t count = 0;
+  const auto unrun = report.unrun_required();
   std::vector<std::string> reasons;
-  for (const auto& id : report.outcome.required) {
-    const auto it = std::find_if(report.checks.begin(), report.checks.end(),
-                                 [&](const CheckRecord& r) { return r.info->id == id; });
-    std::string reason;
-    if (it == report.checks.end()) {
-      reason = "not selected";
-    } else if (it->result.status == Status::skip) {
-      reason = page.clean(it->result.message);
-    } else {
-      continue;
-    }
-    ++count;
+  for (const auto& [id, message] : unrun) {
+    std::string reason = message.empty() ? std::string("not selected") : page.clean(message);
     if (std::find(reasons.begin(), reasons.end(), reason) == reasons.end()) {
       reasons.push_back(std::move(reason));
     }
   }
-  return count == 0 ? std::string()
-                    : fmt::format("{} did not run ({})", plural(count, "required check"),
-                                  util::join(reasons, "; "));
+  return unrun.empty() ? std::string()
+                       : fmt::format("{} did not run ({})", plural(unrun.size(), "required check"),
+                                     util::join(reasons, "; "));
 }
 
 void render_summary(const Report& report, std::size_t problems, Page& page) {

@@ -171,25 +171,26 @@ std::vector<Fix> container_group_fixes(const std::string& runtime) {
        false, FixKind::container_flag}};
 }
 
-/// The text of line `number` (from 1) of a log; "" when there is none.
-std::string_view line_at(std::string_view text, std::size_t number) {
+/// The lines of `text` numbered in `wanted` (from 1), quoted as findings quote them: cut at
+/// k_max_triage_line, without a CR before the LF.
+std::vector<LogLine> quote_lines(std::string_view text, std::set<std::size_t> wanted) {
+  std::vector<LogLine> quoted;
+  std::size_t number = 0;
   std::size_t start = 0;
-  for (std::size_t n = 1; n < number && start <= text.size(); ++n) {
+  while (start < text.size() && !wanted.empty()) {
     const std::size_t newline = text.find('\n', start);
-    if (newline == std::string_view::npos) {
-      return {};
+    const std::size_t end = newline == std::string_view::npos ? text.size() : newline;
+    ++number;
+    if (wanted.erase(number) != 0) {
+      std::string_view line = text.substr(start, std::min(end - start, k_max_triage_line));
+      if (!line.empty() && line.back() == '\r') {
+        line.remove_suffix(1);
+      }
+      quoted.push_back(quote(number, line));
     }
-    start = newline + 1;
+    start = end + 1;
   }
-  if (start > text.size()) {
-    return {};
-  }
-  std::string_view line = text.substr(start);
-  line = line.substr(0, std::min(line.find('\n'), k_max_triage_line));
-  if (!line.empty() && line.back() == '\r') {
-    line.remove_suffix(1);
-  }
-  return line;
+  return quoted;
 }
 
 void add_lines(std::vector<LogLine>& lines, const std::vector<LogLine>& more) {
@@ -211,25 +212,8 @@ TriageReport triage_log(std::string_view text, const Knowledge& knowledge) {
   const LogMachine machine = machine_of(report.scan.facts, knowledge);
   const auto judged = judge_facts(machine, knowledge);
   // The lines the facts came from, quoted for findings that rest on the facts.
-  std::vector<LogLine> fact_lines;
-  {
-    std::set<std::size_t> wanted(machine.lines.begin(), machine.lines.end());
-    std::size_t number = 0;
-    std::size_t start = 0;
-    while (start < text.size() && !wanted.empty()) {
-      const std::size_t newline = text.find('\n', start);
-      const std::size_t end = newline == std::string_view::npos ? text.size() : newline;
-      ++number;
-      if (wanted.erase(number) != 0) {
-        std::string_view line = text.substr(start, std::min(end - start, k_max_triage_line));
-        if (!line.empty() && line.back() == '\r') {
-          line.remove_suffix(1);
-        }
-        fact_lines.push_back(quote(number, line));
-      }
-      start = end + 1;
-    }
-  }
+  const std::vector<LogLine> fact_lines =
+      quote_lines(text, std::set<std::size_t>(machine.lines.begin(), machine.lines.end()));
   for (const auto& info : check_table()) {
     const std::string id(info.id);
     TriageFinding finding;
@@ -252,8 +236,7 @@ TriageReport triage_log(std::string_view text, const Knowledge& knowledge) {
         if (report.scan.facts.container && (id == "perm.kfd" || id == "perm.render")) {
           finding.fix = container_group_fixes(report.scan.facts.container->value);
           finding.fix_from_facts = true;
-          add_lines(finding.lines, {quote(report.scan.facts.container->line,
-                                          line_at(text, report.scan.facts.container->line))});
+          add_lines(finding.lines, quote_lines(text, {report.scan.facts.container->line}));
         }
       }
       for (const auto source : util::split(hit.signature->source, ';')) {
