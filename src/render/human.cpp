@@ -366,19 +366,31 @@ void render_python(const Report& report, Page& page) {
   const bool python3_known =
       std::any_of(environments.begin(), environments.end(),
                   [](const PythonEnvironment& env) { return env.runs_as_python3; });
-  std::size_t without_torch = 0;
+  // The environment python3 runs comes first and is always shown, torch or not (N9): it is
+  // what `python3 -c 'import torch'` imports. Others without torch are counted, -v lists them.
+  std::vector<const PythonEnvironment*> ordered;
   for (const auto& env : environments) {
-    if (env.torch || page.verbose()) {
-      inventory_line(page, "Python", describe_environment(env, page, python3_known));
+    if (env.runs_as_python3) {
+      ordered.insert(ordered.begin(), &env);
+    } else {
+      ordered.push_back(&env);
+    }
+  }
+  std::size_t without_torch = 0;
+  std::size_t shown = 0;
+  for (const PythonEnvironment* env : ordered) {
+    if (env->torch || env->runs_as_python3 || page.verbose()) {
+      inventory_line(page, "Python", describe_environment(*env, page, python3_known));
+      ++shown;
     } else {
       ++without_torch;
     }
   }
   if (environments.empty()) {
     inventory_line(page, "Python", "no Python environment found");
-  } else if (without_torch == environments.size() && without_torch == 1) {
+  } else if (shown == 0 && without_torch == 1) {
     inventory_line(page, "Python", describe_environment(environments.front(), page, python3_known));
-  } else if (without_torch == environments.size()) {
+  } else if (shown == 0) {
     inventory_line(
         page, "Python",
         fmt::format("{}, none with torch (-v lists them)", plural(without_torch, "environment")));

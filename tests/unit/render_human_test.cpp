@@ -362,3 +362,36 @@ TEST_CASE("the header marks the environment python3 runs and calls the others sh
   CHECK(out.find("/usr (python3 on PATH in /usr/bin, system dist-packages), shadowed") !=
         std::string::npos);
 }
+
+TEST_CASE("the environment python3 runs is shown first even without torch", "[render][human]") {
+  // Issue 22, N9: a conda env with torch, and python3 resolving to one without: the header must
+  // not hide what `python3 -c 'import torch'` imports in "1 more environment without torch".
+  ReportBuilder builder;
+  PythonFacts python;
+  PythonEnvironment conda;
+  conda.prefix = "/home/alice/miniforge3/envs/ml";
+  conda.found_by = {"conda env ml"};
+  conda.python_version = "3.11";
+  conda.torch = TorchInstall{};
+  conda.torch->version = "2.6.0+rocm6.2.4";
+  PythonEnvironment pyenv;
+  pyenv.prefix = "/home/alice/.pyenv/versions/3.11.7";
+  pyenv.found_by = {"pyenv 3.11.7"};
+  pyenv.python_version = "3.11";
+  pyenv.runs_as_python3 = true;
+  PythonEnvironment system;
+  system.prefix = "/usr";
+  system.found_by = {"system dist-packages"};
+  system.python_version = "3.11";
+  python.environments = {conda, system, pyenv};
+  builder.report.facts.python = python;
+  const std::string out = builder.render(0, Glyphs::ascii);
+  INFO(out);
+  const auto python3 = out.find("/home/alice/.pyenv/versions/3.11.7 (pyenv 3.11.7) <- python3");
+  const auto shadowed = out.find("/home/alice/miniforge3/envs/ml (conda env ml), shadowed");
+  REQUIRE(python3 != std::string::npos);
+  REQUIRE(shadowed != std::string::npos);
+  CHECK(python3 < shadowed);
+  CHECK(out.find("1 more environment without torch (-v lists them)") != std::string::npos);
+  CHECK(out.find("/usr (") == std::string::npos);
+}
