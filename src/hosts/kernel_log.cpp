@@ -125,14 +125,23 @@ std::optional<SyslogPrefix> parse_syslog_prefix(std::string_view line) {
 /// (msg_add_ext_text).
 void append_kmsg_escaped(std::string& out, std::string_view text) {
   static constexpr char k_hex[] = "0123456789abcdef";
-  for (const char c : text) {
+  const auto escaped = [](char c) {
     const auto byte = static_cast<unsigned char>(c);
-    if (byte < ' ' || byte >= 127 || c == '\\') {
-      out += "\\x";
-      out += k_hex[byte >> 4];
-      out += k_hex[byte & 0xf];
-    } else {
-      out += c;
+    return byte < ' ' || byte >= 127 || c == '\\';
+  };
+  // Runs of plain bytes are appended whole: every record of the log passes here.
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const auto plain_end =
+        std::find_if(text.begin() + static_cast<std::ptrdiff_t>(at), text.end(), escaped);
+    const auto plain = static_cast<std::size_t>(plain_end - text.begin()) - at;
+    out.append(text.data() + at, plain);
+    at += plain;
+    if (at < text.size()) {
+      const auto byte = static_cast<unsigned char>(text[at]);
+      const char escape[] = {'\\', 'x', k_hex[byte >> 4], k_hex[byte & 0xf]};
+      out.append(escape, sizeof escape);
+      ++at;
     }
   }
 }
