@@ -193,7 +193,9 @@ CheckResult arch_override_wrong(const CheckContext& context) {
       continue;
     }
     problems.push_back(problem->text);
-    evidence.push_back(describe(gpu) + ": " + problem->text);
+    // What the rules say of it is said once, here (the message stays one short clause).
+    evidence.push_back(describe(gpu) + ": " + problem->text +
+                       (problem->detail.empty() ? "" : ". " + problem->detail));
     if (!fix.empty()) {
       continue;
     }
@@ -260,11 +262,11 @@ CheckResult arch_override_wrong(const CheckContext& context) {
       for (auto& remedy : remedies) {
         const bool replaces = remedy.command.rfind("export " + setting->variable + "=", 0) == 0;
         if (!replaces && !remedy.command.empty()) {
-          remedy.description = "Remove the override, then: " + remedy.description;
+          remedy.description = "Remove the override, then " + util::lower_first(remedy.description);
           remedy.command = unset_command(*setting) + " && " + remedy.command;
         } else if (!replaces) {
           remedy.description =
-              "Remove the override (" + unset_command(*setting) + "), then: " + remedy.description;
+              "Remove the override (" + unset_command(*setting) + "). " + remedy.description;
         }
         fix.push_back(std::move(remedy));
       }

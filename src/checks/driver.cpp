@@ -16,6 +16,11 @@ namespace rocdoc::checks {
 
 namespace {
 
+/// "it" for one GPU, "them" for several: the pronoun after a list of GPUs.
+std::string_view them(const std::vector<std::string>& gpus) {
+  return gpus.size() == 1 ? "it" : "them";
+}
+
 /// os-release ID or ID_LIKE names one of `ids`.
 bool os_matches(const Facts& facts, const std::vector<std::string>& ids) {
   if (!facts.system) {
@@ -516,17 +521,17 @@ CheckResult rocm_agents(const CheckContext& context) {
                        "sudo dmesg | grep -iE 'kfd|amdgpu'", true});
       }
       return finding(Severity::error,
-                     fmt::format("amdgpu drives {} but the KFD topology has no GPU agent for it: "
-                                 "ROCm will not see it; the kernel log says why",
-                                 util::join(missing, ", ")),
+                     fmt::format("amdgpu drives {} but the KFD topology has no GPU agent for {}: "
+                                 "ROCm will not see {}; the kernel log says why",
+                                 util::join(missing, ", "), them(missing), them(missing)),
                      evidence, fix);
     }
     return finding(
         Severity::error,
-        fmt::format("amdgpu drives {} but the KFD topology has no GPU agent for it: ROCm "
-                    "will not see it (KFD rejected it: missing PCIe atomics, a chip KFD does not "
+        fmt::format("amdgpu drives {} but the KFD topology has no GPU agent for {}: ROCm "
+                    "will not see {} (KFD rejected {}: missing PCIe atomics, a chip KFD does not "
                     "support, or on APUs of older kernels the IOMMU turned off)",
-                    util::join(missing, ", ")),
+                    util::join(missing, ", "), them(missing), them(missing), them(missing)),
         evidence,
         {{"Read KFD's reason in the kernel log (\"PCI rejects atomics\", \"not supported in kfd\", "
           "\"NOT added due to errors\")",

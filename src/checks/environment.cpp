@@ -32,8 +32,8 @@ std::optional<std::string> mask_problem(const AppliedMask& mask, std::size_t cou
                                         MaskLayer layer) {
   const std::string space =
       layer == MaskLayer::rocr
-          ? fmt::format("KFD has {} GPU{} ({})", count, count == 1 ? "" : "s", range_of(count))
-          : fmt::format("{} GPU{} {} ({})", count, count == 1 ? "" : "s",
+          ? fmt::format("KFD has {} GPU{}: {}", count, count == 1 ? "" : "s", range_of(count))
+          : fmt::format("{} GPU{} {}: {}", count, count == 1 ? "" : "s",
                         layer == MaskLayer::hip ? (count == 1 ? "reaches HIP" : "reach HIP")
                                                 : (count == 1 ? "reaches OpenCL" : "reach OpenCL"),
                         count == 0 ? "none" : range_of(count));
@@ -67,7 +67,7 @@ std::optional<std::string> mask_problem(const AppliedMask& mask, std::size_t cou
   std::string why;
   switch (stop->verdict) {
     case TokenVerdict::out_of_range:
-      why = fmt::format("names GPU {}, which does not exist: {}", stop->text, space);
+      why = fmt::format("names GPU {}, which does not exist ({})", stop->text, space);
       break;
     case TokenVerdict::duplicate:
       why = fmt::format("names GPU {} twice", stop->device.value_or(0));
@@ -88,7 +88,7 @@ std::optional<std::string> mask_problem(const AppliedMask& mask, std::size_t cou
   const std::size_t kept = mask.result.selected.size();
   const std::string effect =
       kept == 0
-          ? "so it hides every GPU"
+          ? "it hides every GPU"
           : fmt::format("the runtime stops reading there, so only {} GPU{} stay{} visible{}", kept,
                         kept == 1 ? "" : "s", kept == 1 ? "s" : "",
                         ignored.empty() ? ""

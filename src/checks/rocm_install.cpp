@@ -92,8 +92,11 @@ CheckResult rocm_not_installed(const CheckContext& context) {
 
 CheckResult rocm_multiple(const CheckContext& context) {
   const RocmFacts& rocm = *context.facts.rocm;
+  if (rocm.installs.empty()) {
+    return skip("no ROCm install (see rocm.not-installed)");  // not a pass right under it (N23)
+  }
   if (rocm.installs.size() < 2) {
-    return pass(rocm.installs.empty() ? "no ROCm install" : "one ROCm install");
+    return pass("one ROCm install");
   }
   struct Pointer {
     std::string what;

@@ -303,7 +303,7 @@ std::optional<std::string> per_node_unread(const CheckContext& context,
 std::optional<OverrideProblem> override_problem(const CheckContext& context, const AmdGpu& gpu,
                                                 const OverrideSetting& setting) {
   if (auto unread = per_node_unread(context, setting)) {
-    return OverrideProblem{OverrideProblem::Kind::unread, std::move(*unread)};
+    return OverrideProblem{OverrideProblem::Kind::unread, std::move(*unread), {}};
   }
   const auto target_name = override_target(setting.value);
   if (!target_name) {
@@ -311,7 +311,8 @@ std::optional<OverrideProblem> override_problem(const CheckContext& context, con
         OverrideProblem::Kind::malformed,
         fmt::format("{}=\"{}\" is not major.minor.stepping (three decimal numbers such as 10.3.0); "
                     "libhsakmt rejects it and ROCm finds no GPU",
-                    setting.variable, setting.value)};
+                    setting.variable, setting.value),
+        {}};
   }
   if (gpu.target == nullptr) {
     return std::nullopt;
@@ -320,7 +321,8 @@ std::optional<OverrideProblem> override_problem(const CheckContext& context, con
   if (as == nullptr) {
     return OverrideProblem{OverrideProblem::Kind::unknown_target,
                            fmt::format("{}={} stands for {}, which is not a known GPU target",
-                                       setting.variable, setting.value, *target_name)};
+                                       setting.variable, setting.value, *target_name),
+                           {}};
   }
   if (as->family != gpu.target->family) {
     return OverrideProblem{
@@ -328,7 +330,8 @@ std::optional<OverrideProblem> override_problem(const CheckContext& context, con
         fmt::format("{}={} makes the {} {} ({}) pretend to be {} ({}): another GPU family, whose "
                     "code does not run on it",
                     setting.variable, setting.value, gpu.target->family, gpu.name, gpu.target->name,
-                    as->name, as->family)};
+                    as->name, as->family),
+        {}};
   }
   const auto& known = gpu.target->override_value;
   if (known && known->value == setting.value) {
@@ -338,16 +341,16 @@ std::optional<OverrideProblem> override_problem(const CheckContext& context, con
       dangerous = true;
     }
     if (dangerous) {
-      return OverrideProblem{
-          OverrideProblem::Kind::dangerous,
-          fmt::format("{}={} on {} is known to be dangerous{}", setting.variable, setting.value,
-                      gpu.target->name, known->says.empty() ? "" : ": " + known->says)};
+      return OverrideProblem{OverrideProblem::Kind::dangerous,
+                             fmt::format("{}={} on {} is known to be dangerous", setting.variable,
+                                         setting.value, gpu.target->name),
+                             known->says};
     }
     if (known->verdict == OverrideVerdict::none) {
-      return OverrideProblem{
-          OverrideProblem::Kind::known_broken,
-          fmt::format("{}={} is known not to work on {}{}", setting.variable, setting.value,
-                      gpu.target->name, known->says.empty() ? "" : ": " + known->says)};
+      return OverrideProblem{OverrideProblem::Kind::known_broken,
+                             fmt::format("{}={} is known not to work on {}", setting.variable,
+                                         setting.value, gpu.target->name),
+                             known->says};
     }
   }
   for (const auto& judge : support_judges(context)) {
@@ -355,7 +358,8 @@ std::optional<OverrideProblem> override_problem(const CheckContext& context, con
       return OverrideProblem{
           OverrideProblem::Kind::no_code,
           fmt::format("{}={} makes the GPU report {}, which {} has no code for either",
-                      setting.variable, setting.value, *target_name, judge.what)};
+                      setting.variable, setting.value, *target_name, judge.what),
+          {}};
     }
   }
   return std::nullopt;

@@ -84,6 +84,7 @@ struct OverrideProblem {
   };
   Kind kind;
   std::string text;
+  std::string detail;  ///< what the rules say of it, a sentence of its own; may be empty
 
   /// The value itself is the fault (arch.override-wrong alone reports it); for the others the
   /// GPU still runs some target, which arch.unsupported judges.

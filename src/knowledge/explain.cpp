@@ -114,6 +114,43 @@ std::string without_label(std::string_view line) {
   return text;
 }
 
+/// `text` without its HTML comments (`<!-- fixture: … -->`: notes for the project's developers,
+/// which a Markdown page hides), outside code blocks; a line left empty by one goes too.
+std::string without_comments(std::string_view text) {
+  std::string out;
+  Fences fences;
+  bool in_comment = false;
+  for (const auto line : lines_of(text)) {
+    if (!in_comment && fences.code(line)) {
+      out += std::string(line) + "\n";
+      continue;
+    }
+    std::string kept;
+    std::size_t at = 0;
+    while (at < line.size()) {
+      const std::size_t mark = line.find(in_comment ? "-->" : "<!--", at);
+      if (mark == std::string_view::npos) {
+        if (!in_comment) {
+          kept += line.substr(at);
+        }
+        break;
+      }
+      if (!in_comment) {
+        kept += line.substr(at, mark - at);
+      }
+      at = mark + (in_comment ? 3 : 4);
+      in_comment = !in_comment;
+    }
+    while (!kept.empty() && kept.back() == ' ') {
+      kept.pop_back();
+    }
+    if (!kept.empty() || is_blank(line)) {
+      out += kept + "\n";
+    }
+  }
+  return out;
+}
+
 /// Blank lines at either end dropped.
 std::string trim_lines(const std::string& text) {
   auto lines = lines_of(text);
@@ -331,6 +368,10 @@ std::optional<std::string_view> doc_section(std::string_view doc, std::string_vi
   return doc.substr(start, end - start);
 }
 
+std::string markdown_without_comments(std::string_view markdown) {
+  return without_comments(markdown);
+}
+
 std::optional<CheckDoc> check_doc(std::string_view doc, std::string_view id) {
   const auto section = doc_section(doc, id);
   if (!section) {
@@ -396,8 +437,8 @@ std::optional<CheckDoc> check_doc(std::string_view doc, std::string_view id) {
     }
     *part += line + "\n";
   }
-  for (std::string* text : {&out.looks_at, &out.why, &out.verdicts, &out.fix}) {
-    *text = trim_lines(*text);
+  for (std::string* text : {&out.looks_at, &out.why, &out.verdicts, &out.fix, &out.area_intro}) {
+    *text = trim_lines(without_comments(*text));
   }
   return out;
 }

@@ -22,7 +22,8 @@ std::string_view embedded_checks_doc();
 /// when `doc` has no such heading.
 std::optional<std::string_view> doc_section(std::string_view doc, std::string_view id);
 
-/// A check's section, cut into its parts (each Markdown, without its bold label).
+/// A check's section, cut into its parts (each Markdown, without its bold label and without
+/// the HTML comments that name fixtures for the project's developers).
 struct CheckDoc {
   std::string_view section;  ///< the whole section, its heading included
   std::string summary;       ///< "*Title* · **error** · needs `pci` · bare metal"
@@ -33,6 +34,9 @@ struct CheckDoc {
   std::string area;          ///< the heading of the area ("Permissions")
   std::string area_intro;    ///< what the area says before its first check (shared fixes)
 };
+
+/// `markdown` without its HTML comments (outside code blocks); a line left empty by one goes.
+std::string markdown_without_comments(std::string_view markdown);
 
 /// The parts of the section of `id`; nullopt when `doc` has none.
 std::optional<CheckDoc> check_doc(std::string_view doc, std::string_view id);

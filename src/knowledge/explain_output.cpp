@@ -199,9 +199,10 @@ struct Part {
 };
 
 std::array<Part, 4> parts_of(const CheckDoc& doc) {
+  // What, why and how to fix it first, as rustc --explain has them; the exact messages after.
   return {Part{"What it looks at", &doc.looks_at}, Part{"Why it matters", &doc.why},
-          Part{"When it passes, warns, fails or skips", &doc.verdicts},
-          Part{"How to fix it", &doc.fix}};
+          Part{"How to fix it", &doc.fix},
+          Part{"When it passes, warns, fails or skips", &doc.verdicts}};
 }
 
 void indented(std::string_view text, std::string_view indent, std::ostream& out) {
@@ -342,7 +343,7 @@ void render_json_explain(const CheckInfo& check, const Knowledge& knowledge, con
       {"sources", links},
       {"rules", rules},
       {"rules_revision", knowledge.revision},
-      {"markdown", std::string(doc.section)},
+      {"markdown", markdown_without_comments(doc.section)},
   };
   out << document.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
 }

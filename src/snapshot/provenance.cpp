@@ -97,11 +97,13 @@ std::optional<CaptureProvenance> capture_provenance(
       }
       continue;
     }
-    // Words matter only for findings: a pass or a skip that reads differently is no change.
+    // Words matter only for findings: a pass or a skip that reads differently is no change,
+    // and neither is a pass that became a skip or the other way round (no finding either time).
     const bool finding_now =
         check.result.status != Status::pass && check.result.status != Status::skip;
+    const bool finding_then = it->second.status != "pass" && it->second.status != "skip";
     const bool same_message = !finding_now || it->second.said == said_now(check.result);
-    if (it->second.status != status || !same_message) {
+    if ((finding_then || finding_now) && (it->second.status != status || !same_message)) {
       capture.changes.push_back({id, it->second.status, status, it->second.status == status});
     }
     then.erase(it);

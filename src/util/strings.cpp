@@ -112,6 +112,19 @@ std::string to_upper(std::string_view text) {
   return result;
 }
 
+std::string lower_first(std::string_view text) {
+  std::string result(text);
+  const std::size_t word_end = std::min(result.find(' '), result.size());
+  const bool ordinary =
+      word_end > 1 && std::isupper(static_cast<unsigned char>(result[0])) != 0 &&
+      std::all_of(result.begin() + 1, result.begin() + static_cast<std::ptrdiff_t>(word_end),
+                  [](unsigned char c) { return std::isupper(c) == 0; });
+  if (ordinary) {
+    result[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(result[0])));
+  }
+  return result;
+}
+
 std::string join(const std::vector<std::string>& parts, std::string_view separator) {
   std::string result;
   for (std::size_t i = 0; i < parts.size(); ++i) {

@@ -43,6 +43,9 @@ std::optional<T> parse_number(std::string_view text, int base = 10) {
 
 std::string to_lower(std::string_view text);
 std::string to_upper(std::string_view text);
+/// A sentence made to continue another: its first letter lowered when its first word is an
+/// ordinary one ("Install torch" → "install torch"; "AMD builds", "ROCm" and "PyTorch" stay).
+std::string lower_first(std::string_view text);
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 
 /// "2026-12-02T02:12:06Z" for seconds since 1970-01-01 UTC, without the time-zone machinery of

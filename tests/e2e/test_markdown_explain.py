@@ -308,7 +308,15 @@ if proc.returncode in (0, 1) and j.returncode in (0, 1):
 # ---- explain ----------------------------------------------------------------------------------
 listed = json.loads(run(binary, "list-checks", "--json").stdout)
 results.check(len(listed) > 30, f"{len(listed)} checks listed")
-PARTS = ["What it looks at", "Why it matters", "When it passes, warns, fails or skips", "How to fix it", "Sources"]
+# What, why and the fix first (as rustc --explain), then the exact verdicts, then the sources.
+PARTS = ["What it looks at", "Why it matters", "How to fix it", "When it passes, warns, fails or skips", "Sources"]
+# What users do not have: the project's internal notes, its test fixtures, its code's types.
+INTERNAL = re.compile(r"anchors §|knowledge base §|knowledge-base\.md|shared/|CHECKS\.md|SNAPSHOT-FORMAT|"
+                      r"fix-4|OverrideProblem|fixture|<!--")
+# The fixtures' own names (those of three words or more: "rx6700xt-no-override", not "wsl2").
+FIXTURE_NAMES = re.compile(r"(?<![\w./-])(" + "|".join(
+    re.escape(name) for name in sorted(os.listdir(FIXTURES), key=len, reverse=True) if name.count("-") >= 2)
+    + r")(?![\w-])")
 for check in listed:
     proc = run(binary, "explain", check["id"])
     results.check(proc.returncode == 0 and proc.stderr == "", f"explain {check['id']}: exit {proc.returncode} {proc.stderr!r}")
@@ -323,10 +331,13 @@ for check in listed:
             body = lines[lines.index(part) + 1]
             results.check(body.startswith("  ") and body.strip() != "", f"explain {check['id']}: '{part}' is not empty: {body!r}")
     results.check(not re.search(r"\]\(|\*\*", proc.stdout), f"explain {check['id']}: no Markdown link or bold syntax left")
+    internal = INTERNAL.findall(proc.stdout) + FIXTURE_NAMES.findall(proc.stdout)
+    results.check(not internal, f"explain {check['id']}: cites nothing users lack: {internal}")
     j = run(binary, "explain", check["id"], "--json")
     doc = json.loads(j.stdout) if j.returncode == 0 else {}
     results.check(doc.get("id") == check["id"] and all(doc.get(k) for k in ("looks_at", "why", "verdicts", "fix", "markdown")),
                   f"explain {check['id']} --json: every part")
+    results.check(not INTERNAL.findall(j.stdout), f"explain {check['id']} --json: cites nothing users lack")
     m = run(binary, "explain", check["id"], "--format", "markdown")
     s = structure(m.stdout) if m.returncode == 0 else {"headings": []}
     results.check([h for level, h in s["headings"] if level == "h3"][:4] == PARTS[:4] and s["headings"][0][1].startswith(check["id"] + " — "),

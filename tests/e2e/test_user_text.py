@@ -61,6 +61,28 @@ human = run(binary, "check", "--root", os.path.join(FIXTURES, "rx6700xt-no-overr
 results.check("Unofficial; reported to work for PyTorch and llama.cpp" in human,
               "rx6700xt-no-override: the override fix quotes gfx1031's says: sentence")
 
+# Wording (issue 22, N23): a capital after a colon, "): so", a pass under a notice that says
+# the opposite, and a sentence of the rules said twice.
+def findings(fixture):
+    document = json.loads(run(binary, "check", "--root", os.path.join(FIXTURES, fixture), "--json").stdout)
+    return {c["id"]: c for c in document["checks"]}
+
+
+visible = findings("hip-visible-devices-missing-gpu")["env.visible-devices"]
+results.check(visible["message"] == 'HIP_VISIBLE_DEVICES="1" names GPU 1, which does not exist '
+              "(1 GPU reaches HIP: 0): it hides every GPU", f"N23: {visible['message']!r}")
+dangerous = findings("apu-780m-override-11")["arch.override-wrong"]
+results.check(dangerous["message"] == "HSA_OVERRIDE_GFX_VERSION=11.0.0 on gfx1103 is known to be dangerous",
+              f"N23: the message is one clause: {dangerous['message']!r}")
+results.check(sum("It causes GPU page faults" in e for e in dangerous["evidence"]) == 1 and
+              "It causes" not in dangerous["message"], f"N23: the rules' sentence once: {dangerous['evidence']}")
+results.check(dangerous["fix"][0]["description"].startswith("Remove the override, then install torch "),
+              f"N23: {dangerous['fix'][0]['description']!r}")
+nothing = findings("amdgpu-blacklisted")
+results.check(nothing["rocm.multiple"]["status"] == "skip" and
+              nothing["rocm.multiple"]["message"] == "no ROCm install (see rocm.not-installed)",
+              f"N23: no pass for rocm.multiple under rocm.not-installed: {nothing['rocm.multiple']}")
+
 # rules show keeps the maintainer's note, labelled.
 shown = run(binary, "rules", "show", "gfx1031").stdout
 results.check("maintainer's note: Unofficial but widely reported" in shown,

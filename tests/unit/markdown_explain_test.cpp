@@ -163,6 +163,26 @@ TEST_CASE("doc_sources lists links and GitHub references once") {
   CHECK(sources[3].url.empty());
 }
 
+TEST_CASE("markdown_without_comments drops the developers' notes, not the text or code") {
+  CHECK(markdown_without_comments("a fix.\n<!-- fixture: user-needs-relogin -->\nnext\n") ==
+        "a fix.\nnext\n");
+  CHECK(markdown_without_comments("before <!-- fixtures: a, b --> after\n") == "before  after\n");
+  CHECK(markdown_without_comments("x <!-- one\ntwo -->\ny\n") == "x\ny\n");
+  CHECK(markdown_without_comments("```\n<!-- in code -->\n```\n") ==
+        "```\n<!-- in code -->\n```\n");
+  CHECK(markdown_without_comments("para\n\nmore\n") == "para\n\nmore\n");
+}
+
+TEST_CASE("a check's parts leave out the HTML comments of its section") {
+  const std::string doc =
+      "## Area\n\n### a.check\n\n*Title* · **error**\n\n**Looks at** x.\n\n"
+      "**Why.** y.\n<!-- fixture: some-machine -->\n\n- **pass** — ok.\n\n**Fix:** z.\n";
+  const auto parts = check_doc(doc, "a.check");
+  REQUIRE(parts);
+  CHECK(parts->why == "Y.");
+  CHECK(parts->fix == "Z.");
+}
+
 TEST_CASE("terminal_text turns Markdown into plain lines") {
   CHECK(terminal_text("**Why.** see [ROCm/cvs](https://github.com/ROCm/cvs) and `a*b`") ==
         "Why. see ROCm/cvs (https://github.com/ROCm/cvs) and `a*b`");

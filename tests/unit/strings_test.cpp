@@ -86,3 +86,12 @@ TEST_CASE("iso8601_utc computes the civil date without libc's time zones") {
   CHECK(rocdoc::util::iso8601_utc(1796178726) == "2026-12-02T02:32:06Z");
   CHECK(rocdoc::util::iso8601_utc(4102444799) == "2099-12-31T23:59:59Z");
 }
+
+TEST_CASE("lower_first lowers an ordinary first word only", "[util]") {
+  CHECK(lower_first("Install torch 2.14.0") == "install torch 2.14.0");
+  CHECK(lower_first("AMD builds torch per target") == "AMD builds torch per target");
+  CHECK(lower_first("ROCm 7 dropped it") == "ROCm 7 dropped it");
+  CHECK(lower_first("PyTorch") == "PyTorch");
+  CHECK(lower_first("A") == "A");
+  CHECK(lower_first("") == "");
+}

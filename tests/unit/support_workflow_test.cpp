@@ -245,6 +245,11 @@ TEST_CASE("Capture provenance names the findings that changed") {
   CHECK(notes.front() ==
         "snapshot made 2026-01-02T00:00:00Z by rocdoc (not recorded) with rules revision "
         "2026-01-01; judged now with rules revision 2026-11-26");
+  // A pass that is a skip now (or the other way round) was no finding then and is none now.
+  const std::string passed_then =
+      R"({"schema":"rocdoc-report/1","checks":[{"id":"perm.kfd","status":"skip","message":"x",)"
+      R"("fix":[]}]})";
+  CHECK(capture_provenance(manifest, passed_then, now)->changes.empty());
   // A report.json that is not a rocdoc report (or hostile JSON) compares nothing.
   CHECK(capture_provenance(manifest, std::string("[[[[[[[["), now)->changes.empty());
   CHECK_FALSE(capture_provenance(SnapshotManifest{}, std::nullopt, now));
