@@ -179,7 +179,8 @@ void name_devices(const ProbeContext& context, PciFacts& facts) {
         device.vendor_name = "Advanced Micro Devices, Inc. [AMD/ATI]";
       }
       if (const auto* known = context.knowledge.amd_pci_id(device.device)) {
-        device.device_name = known->name;  // rules/ is newer than most pci.ids
+        // rules/ is newer than most pci.ids, and names the product of this revision.
+        device.device_name = known->name_for(device.revision);
       }
     }
   }

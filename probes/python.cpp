@@ -77,7 +77,7 @@ std::vector<PythonPrefix> path_prefixes(const Host& host, std::optional<PathPyth
     const bool venv = host.stat(parent + "/pyvenv.cfg").has_value();
     const std::string prefix = venv ? parent : util::parent_path(util::parent_path(target));
     prefixes.push_back(
-        {prefix, std::string(venv ? "venv python3 on PATH (" : "python3 on PATH (") + dir + ")"});
+        {prefix, std::string(venv ? "venv python3 on PATH in " : "python3 on PATH in ") + dir});
     if (venv && pyvenv_includes_system(host, prefix)) {
       prefixes.push_back({"/usr", "system site of the venv in " + prefix});
     }

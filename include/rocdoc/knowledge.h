@@ -64,9 +64,15 @@ struct GfxTarget {
 
 struct PciIdEntry {
   std::uint16_t device = 0;  ///< vendor is always 0x1002
-  std::string name;
+  std::string name;  ///< every product of the id: "Radeon RX 6700 / Radeon RX 6700 XT / …"
   std::string gfx;
   std::string source;
+  /// The one product of each PCI revision (libdrm's amdgpu.ids, rocminfo's marketing name).
+  std::vector<std::pair<std::uint8_t, std::string>> products;
+
+  /// The product this revision is ("Radeon RX 6700 XT"; "Phoenix1 iGPU (Radeon 780M Graphics)"
+  /// where `name` is a chip with its products in parentheses); `name` when it is not known.
+  std::string name_for(std::optional<std::uint8_t> revision) const;
 };
 
 /// One torch release and its official pytorch.org ROCm wheels.

@@ -76,7 +76,7 @@ CheckResult arch_unsupported(const CheckContext& context) {
   if (judges.empty()) {
     if (const PythonEnvironment* environment = first_rocm_torch(context.facts)) {
       return skip(fmt::format(
-          "no verdict for torch {} ({}): its compiled targets are unknown and pytorch.org's "
+          "no verdict for torch {}, {}: its compiled targets are unknown and pytorch.org's "
           "table does not describe it",
           environment->torch->version, environment->torch->origin_detail));
     }

@@ -20,7 +20,7 @@ std::string product_name(const AmdGpu& gpu, const Knowledge& knowledge) {
     return gpu.pci->device_name;
   }
   if (const auto* known = knowledge.amd_pci_id(device_id_of(gpu))) {
-    return known->name;
+    return known->name_for(gpu.pci != nullptr ? gpu.pci->revision : std::nullopt);
   }
   if (gpu.target != nullptr && !gpu.target->products.empty()) {
     return gpu.target->products.front();

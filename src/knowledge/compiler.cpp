@@ -119,7 +119,11 @@ void write(std::ostream& out, const rocdoc::Knowledge& k) {
   for (const auto& p : k.pci_ids) {
     out << "  k.pci_ids.push_back(PciIdEntry{.device = " << p.device
         << ", .name = " << literal(p.name) << ", .gfx = " << literal(p.gfx)
-        << ", .source = " << literal(p.source) << "});\n";
+        << ", .source = " << literal(p.source) << ", .products = {";
+    for (const auto& [revision, product] : p.products) {
+      out << "{" << static_cast<unsigned>(revision) << ", " << literal(product) << "},";
+    }
+    out << "}});\n";
   }
   for (const auto& r : k.rocm_releases) {
     out << "  k.rocm_releases.push_back(RocmRelease{.rocm = " << literal(r.rocm) << ", .os = {";

@@ -23,6 +23,23 @@ const GfxTarget* Knowledge::target(std::string_view name) const {
   return it == targets.end() ? nullptr : &*it;
 }
 
+std::string PciIdEntry::name_for(std::optional<std::uint8_t> revision) const {
+  if (!revision) {
+    return name;
+  }
+  const auto found = std::find_if(products.begin(), products.end(),
+                                  [&](const auto& product) { return product.first == *revision; });
+  if (found == products.end()) {
+    return name;
+  }
+  // "Phoenix1 iGPU (Radeon 780M / Radeon 760M / Radeon 740M)": the chip stays, one product.
+  const std::size_t open = name.find(" (");
+  if (open != std::string::npos && name.back() == ')') {
+    return name.substr(0, open) + " (" + found->second + ")";
+  }
+  return found->second;
+}
+
 const PciIdEntry* Knowledge::amd_pci_id(std::uint16_t device) const {
   const auto it = std::find_if(pci_ids.begin(), pci_ids.end(),
                                [&](const PciIdEntry& e) { return e.device == device; });

@@ -335,6 +335,28 @@ void load_gfx_targets(const RuleReader& reader, Knowledge& knowledge) {
   }
 }
 
+/// `products: {"c1": "Radeon RX 6700 XT", …}`: one product per PCI revision (two hex digits).
+std::vector<std::pair<std::uint8_t, std::string>> products(const RuleReader& reader,
+                                                           const YAML::Node& node) {
+  reader.require_map(node, "\"products\"");
+  std::vector<std::pair<std::uint8_t, std::string>> result;
+  for (const auto& item : node) {
+    const std::string revision = item.first.IsScalar() ? item.first.Scalar() : std::string();
+    const auto value = util::parse_unsigned(revision, 16);
+    if (revision.size() != 2 || !value) {
+      reader.fail(item.first,
+                  "a products key must be a PCI revision of two hex digits such as "
+                  "\"c1\", not " +
+                      quoted(revision));
+    }
+    if (!item.second.IsScalar() || item.second.Scalar().empty()) {
+      reader.fail(item.second, "a product must be a non-empty string");
+    }
+    result.emplace_back(static_cast<std::uint8_t>(*value), item.second.Scalar());
+  }
+  return result;
+}
+
 void load_pci_ids(const RuleReader& reader, Knowledge& knowledge) {
   for (const auto& entry : reader.entries("devices", "a device")) {
     const std::string id = reader.text(entry, "id");
@@ -351,6 +373,10 @@ void load_pci_ids(const RuleReader& reader, Knowledge& knowledge) {
     pci.name = reader.text(entry, "name");
     pci.gfx = reader.text(entry, "gfx");
     pci.source = reader.text(entry, "source");
+    if (entry["products"]) {
+      pci.products = products(reader, entry["products"]);
+      pci.source += " ; " + reader.text(reader.root(), "products_source");
+    }
     if (knowledge.target(pci.gfx) == nullptr) {
       reader.fail(entry["gfx"],
                   "unknown gfx target " + bare(pci.gfx) + " (not in gfx_targets.yaml)");

@@ -326,17 +326,7 @@ std::string describe_environment(const PythonEnvironment& env, const Page& page,
   }
   std::string where = page.clean(env.prefix.empty() ? env.site_dir : env.prefix);
   if (!env.found_by.empty()) {
-    // "python3 on PATH (/usr/bin)" reads "python3 on PATH in /usr/bin" inside the parentheses
-    // (N9: no nested parentheses).
-    std::vector<std::string> ways;
-    for (const auto& way : env.found_by) {
-      const auto open = way.rfind(" (");
-      ways.push_back(
-          open != std::string::npos && way.back() == ')' && way.find("on PATH") != std::string::npos
-              ? way.substr(0, open) + " in " + way.substr(open + 2, way.size() - open - 3)
-              : way);
-    }
-    where += " (" + page.clean(util::join(ways, ", ")) + ")";
+    where += " (" + page.clean(util::join(env.found_by, ", ")) + ")";
   }
   if (env.runs_as_python3) {
     where += page.ascii() ? " <- python3" : " ← python3";

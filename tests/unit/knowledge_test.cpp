@@ -75,6 +75,23 @@ TEST_CASE("every PCI id maps to a known gfx target and names its source", "[know
   }
 }
 
+TEST_CASE("a PCI revision names the one product, as rocminfo does (issue 22, N24)", "[knowledge]") {
+  const Knowledge knowledge = load_embedded_knowledge();
+  const PciIdEntry* navi22 = knowledge.amd_pci_id(0x73df);
+  REQUIRE(navi22 != nullptr);
+  CHECK(navi22->name_for(0xc1) == "Radeon RX 6700 XT");  // libdrm amdgpu.ids: 73DF, C1
+  CHECK(navi22->name_for(0xc0) == "Radeon RX 6750 XT");
+  CHECK(navi22->name_for(0x42) == navi22->name);  // a revision the table does not list
+  CHECK(navi22->name_for(std::nullopt) == navi22->name);
+  CHECK(navi22->source.find("amdgpu.ids") != std::string::npos);
+  const PciIdEntry* phoenix = knowledge.amd_pci_id(0x15bf);
+  REQUIRE(phoenix != nullptr);
+  CHECK(phoenix->name_for(0xc7) == "Phoenix1 iGPU (Radeon 780M Graphics)");
+  const PciIdEntry* navi31 = knowledge.amd_pci_id(0x744c);
+  REQUIRE(navi31 != nullptr);
+  CHECK(navi31->name_for(0xc8) == "Radeon RX 7900 XTX");
+}
+
 TEST_CASE("bad rules are refused with file:line:column", "[knowledge][lint]") {
   SECTION("a PCI id naming an unknown gfx target") {
     const RulesError error = load_error(
@@ -107,6 +124,21 @@ TEST_CASE("bad rules are refused with file:line:column", "[knowledge][lint]") {
     const RulesError error = load_error(k_targets, "devices: [\n  - id: \"73df\"\n");
     CHECK(error.file() == "pci_ids.yaml");
     CHECK(error.line() >= 2);
+  }
+  SECTION("a products key that is not a PCI revision") {
+    const RulesError error =
+        load_error(k_targets,
+                   "products_source: s\ndevices:\n  - id: \"73df\"\n    name: x\n    gfx: gfx1031\n"
+                   "    source: s\n    products: {\"c1\": \"a\", \"c1x\": \"b\"}\n");
+    CHECK(error.line() == 7);
+    CHECK(std::string(error.what()).find("two hex digits") != std::string::npos);
+  }
+  SECTION("products without products_source") {
+    const RulesError error =
+        load_error(k_targets,
+                   "devices:\n  - id: \"73df\"\n    name: x\n    gfx: gfx1031\n"
+                   "    source: s\n    products: {\"c1\": \"a\"}\n");
+    CHECK(std::string(error.what()).find("missing \"products_source\"") != std::string::npos);
   }
   SECTION("a PCI id that is not four hex digits") {
     const RulesError error = load_error(

@@ -346,13 +346,13 @@ TEST_CASE("the header marks the environment python3 runs and calls the others sh
   PythonEnvironment venv;
   venv.prefix = "/home/alice/venv";
   venv.site_dir = "/home/alice/venv/lib/python3.11/site-packages";
-  venv.found_by = {"VIRTUAL_ENV", "venv python3 on PATH (/home/alice/venv/bin)"};
+  venv.found_by = {"VIRTUAL_ENV", "venv python3 on PATH in /home/alice/venv/bin"};
   venv.python_version = "3.11";
   venv.runs_as_python3 = true;
   PythonEnvironment system;
   system.prefix = "/usr";
   system.site_dir = "/usr/lib/python3/dist-packages";
-  system.found_by = {"python3 on PATH (/usr/bin)", "system dist-packages"};
+  system.found_by = {"python3 on PATH in /usr/bin", "system dist-packages"};
   system.python_version = "3.11";
   python.environments = {venv, system};
   builder.report.facts.python = python;
