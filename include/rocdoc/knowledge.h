@@ -71,7 +71,8 @@ struct PciIdEntry {
   std::vector<std::pair<std::uint8_t, std::string>> products;
 
   /// The product this revision is ("Radeon RX 6700 XT"; "Phoenix1 iGPU (Radeon 780M Graphics)"
-  /// where `name` is a chip with its products in parentheses); `name` when it is not known.
+  /// where `name` is a chip with its products in parentheses, "Radeon 8060S Graphics (Strix
+  /// Halo)" where the chip follows them); `name` when it is not known.
   std::string name_for(std::optional<std::uint8_t> revision) const;
 };
 

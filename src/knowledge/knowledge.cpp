@@ -32,12 +32,17 @@ std::string PciIdEntry::name_for(std::optional<std::uint8_t> revision) const {
   if (found == products.end()) {
     return name;
   }
-  // "Phoenix1 iGPU (Radeon 780M / Radeon 760M / Radeon 740M)": the chip stays, one product.
   const std::size_t open = name.find(" (");
-  if (open != std::string::npos && name.back() == ')') {
-    return name.substr(0, open) + " (" + found->second + ")";
+  if (open == std::string::npos || name.back() != ')') {
+    return found->second;
   }
-  return found->second;
+  const std::string before = name.substr(0, open);
+  if (before.find(" / ") != std::string::npos) {
+    // "Radeon 8060S / Radeon 8050S / Radeon 8040S (Strix Halo)": one product, the chip kept.
+    return found->second + name.substr(open);
+  }
+  // "Phoenix1 iGPU (Radeon 780M / Radeon 760M / Radeon 740M)": the chip, one product.
+  return before + " (" + found->second + ")";
 }
 
 const PciIdEntry* Knowledge::amd_pci_id(std::uint16_t device) const {

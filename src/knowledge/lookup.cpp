@@ -163,7 +163,11 @@ RulesLookup lookup_rules(const Knowledge& knowledge, std::string_view raw) {
       }
     }
     for (const auto& entry : knowledge.pci_ids) {
-      for (const auto& name : product_names(entry.name)) {
+      std::vector<std::string> names = product_names(entry.name);
+      for (const auto& [revision, product] : entry.products) {
+        names.push_back(product);  // "Radeon 8060S Graphics", as rocminfo names it
+      }
+      for (const auto& name : names) {
         if (product_matches(folded, name) && std::find(result.pci_ids.begin(), result.pci_ids.end(),
                                                        &entry) == result.pci_ids.end()) {
           result.pci_ids.push_back(&entry);

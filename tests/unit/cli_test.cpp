@@ -205,6 +205,10 @@ TEST_CASE("rules show takes what users have in hand", "[cli][rules]") {
   CHECK_THAT(cli({"rules", "show", "RX", "7900", "XTX"}).out, Contains("->  gfx1100"));
   CHECK_THAT(cli({"rules", "show", "Radeon 780M"}).out, Contains("gfx1103  (KFD"));
   CHECK_THAT(cli({"rules", "show", "Radeon 8060S"}).out, Contains("gfx1151  (KFD"));
+  // The APU's name users know, and a revision's product as rocminfo names it (N27, N24).
+  CHECK_THAT(cli({"rules", "show", "Ryzen AI MAX+ 395"}).out, StartsWith("gfx1151  (KFD"));
+  CHECK_THAT(cli({"rules", "show", "Radeon 8060S Graphics"}).out, Contains("->  gfx1151"));
+  CHECK_THAT(cli({"rules", "show", "RX 6750 GRE 12GB"}).out, Contains("1002:73df"));
   // torch.__version__ strings: the build's origin first.
   CHECK_THAT(cli({"rules", "show", "2.6.0+rocm6.2.4"}).out,
              StartsWith("torch 2.6.0+rocm6.2.4: pytorch.org wheel (rocm6.2.4 index)"));

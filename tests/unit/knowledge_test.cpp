@@ -90,6 +90,9 @@ TEST_CASE("a PCI revision names the one product, as rocminfo does (issue 22, N24
   const PciIdEntry* navi31 = knowledge.amd_pci_id(0x744c);
   REQUIRE(navi31 != nullptr);
   CHECK(navi31->name_for(0xc8) == "Radeon RX 7900 XTX");
+  const PciIdEntry* strix_halo = knowledge.amd_pci_id(0x1586);
+  REQUIRE(strix_halo != nullptr);
+  CHECK(strix_halo->name_for(0xc1) == "Radeon 8060S Graphics (Strix Halo)");
 }
 
 TEST_CASE("bad rules are refused with file:line:column", "[knowledge][lint]") {
