@@ -45,8 +45,14 @@ endif()
 # The binary needs only libc (NEEDED: libc.so.6; libstdc++, yaml-cpp, libarchive, zlib and zstd
 # are linked statically, libpci is dlopened). dpkg-shlibdeps derives the libc6 version from the
 # symbols used; without it, the floor src/glibc_floor.cpp keeps.
+# The release binary (ROCDOC_PACKAGE_BINARY) was built against glibc 2.31: its floor is the
+# dependency. dpkg-shlibdeps on Debian 12 would say libc6 (>= 2.34) for it, because that libc6
+# marks libdl.so.2 and libpthread.so.0 (NEEDED by a binary built against glibc < 2.34) as 2.34.
 find_program(ROCDOC_DPKG_SHLIBDEPS dpkg-shlibdeps)
-if(ROCDOC_DPKG_SHLIBDEPS)
+if(ROCDOC_PACKAGE_BINARY)
+  set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS OFF)
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6 (>= 2.31)")
+elseif(ROCDOC_DPKG_SHLIBDEPS)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 else()
   set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6 (>= 2.35)")
