@@ -7,6 +7,7 @@
 #include "rocdoc/knowledge_loader.h"
 #include "src/commands/arguments.h"
 #include "src/commands/command.h"
+#include "src/commands/terminal_style.h"
 #include "src/render/triage.h"
 #include "src/triage/scan.h"
 #include "src/util/strings.h"
@@ -35,7 +36,9 @@ std::optional<std::string> triage_argument_problem(const TriageOptions& options,
   return std::nullopt;
 }
 
-int run_triage(const TriageOptions& options, std::ostream& out, std::ostream& err) {
+int run_triage(const TriageOptions& options, const CommandStreams& io) {
+  std::ostream& out = io.out;
+  std::ostream& err = io.err;
   const Knowledge knowledge = load_rules(options.rules);
   const std::string path = options.file.empty() ? "-" : options.file;
   const TriageInput input = read_triage_input(path);
@@ -48,6 +51,11 @@ int run_triage(const TriageOptions& options, std::ostream& out, std::ostream& er
   context.input = path == "-" ? "standard input" : path;
   context.rules_origin = knowledge.origin;
   context.rules_revision = knowledge.revision;
+  // The human answer looks as check's report does on this terminal.
+  context.human.color =
+      choose_color(options.no_color ? ColorFlag::no_color : ColorFlag::none, io.terminal);
+  context.human.width = choose_width(io.terminal, io.terminal_columns);
+  context.human.glyphs = choose_glyphs();
   context.fail_on = options.fail_on == "warning" ? FailOn::warning
                     : options.fail_on == "never" ? FailOn::never
                                                  : FailOn::error;
@@ -78,6 +86,8 @@ RegisteredCommand add_triage_options(CLI::App& command, const CLI::App& /*app*/)
                    "Lowest severity that makes the exit code 1: error (default), warning, never")
       ->type_name("LEVEL")
       ->take_last();
+  triage->add_flag("--no-color", triage_options.no_color,
+                   "Never colour the output (NO_COLOR works too)");
   triage->add_option("--rules", triage_options.rules, "Use the rules in DIR")
       ->type_name("DIR")
       ->take_last();
@@ -88,7 +98,7 @@ RegisteredCommand add_triage_options(CLI::App& command, const CLI::App& /*app*/)
             }
             return directory_problem("triage --rules", state->rules);
           },
-          [state](const CommandStreams& io) { return run_triage(*state, io.out, io.err); }};
+          [state](const CommandStreams& io) { return run_triage(*state, io); }};
 }
 
 }  // namespace rocdoc

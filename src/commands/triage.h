@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "src/commands/command.h"
+
 namespace rocdoc {
 
 struct TriageOptions {
@@ -15,6 +17,7 @@ struct TriageOptions {
   std::string format;  ///< --format human|json|markdown ("" = human)
   bool json = false;   ///< --json: --format json
   std::string fail_on = "error";
+  bool no_color = false;  ///< --no-color
 };
 
 /// The help footer of `rocdoc triage`.
@@ -30,6 +33,6 @@ std::optional<std::string> triage_argument_problem(const TriageOptions& options,
                                                    bool stdin_is_terminal);
 
 /// Reads the log, judges it and writes the answer to `out`; returns the exit code.
-int run_triage(const TriageOptions& options, std::ostream& out, std::ostream& err);
+int run_triage(const TriageOptions& options, const CommandStreams& io);
 
 }  // namespace rocdoc

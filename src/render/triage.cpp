@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "src/render/page.h"
+#include "src/render/text_layout.h"
 #include "src/util/strings.h"
 
 namespace rocdoc {
@@ -102,54 +104,76 @@ std::pair<int, int> counts(const TriageReport& report) {
 
 void render_triage_human(const TriageReport& report, const TriageContext& context,
                          std::ostream& out) {
-  out << fmt::format("rocdoc triage: {} ({}; rules revision {})\n", util::printable(context.input),
-                     lines_summary(report), util::printable(context.rules_revision));
+  // The dialect of the check report (src/render/page.h): its glyphs, colours, wrapping, the
+  // message first with the check id after it, lower-case "fix:", commands indented under it.
+  Page page(out, context.human);
+  const std::string title = page.own("rocdoc triage");
+  page.paragraph(page.paint(title, k_bold), text::display_width(title),
+                 page.own(fmt::format("{}{} ({}; rules revision {})", page.separator(),
+                                      page.clean(context.input), lines_summary(report),
+                                      page.clean(context.rules_revision))),
+                 2);
   const auto rows = fact_rows(report.scan.facts);
   if (!rows.empty()) {
-    out << "\nFound in the log:\n";
+    page.blank();
+    page.paragraph(page.paint(page.own("Found in the log"), k_bold), 16, "", 2);
     for (const auto& [label, value] : rows) {
-      out << fmt::format("  {:<12} {}\n", label + ":", value);
+      const std::string lead = fmt::format("  {:<13}", label + ":");
+      page.paragraph(lead, lead.size(), page.clean(value), 2 + 13);
     }
   }
+  constexpr std::size_t k_text = 4;  // where a finding's evidence and fixes start
   for (const auto& finding : report.findings) {
-    out << fmt::format("\n{} {}  {}\n", finding.status == Status::fail ? "[FAIL]" : "[WARN]",
-                       finding.check, finding.title);
-    out << "    " << util::printable(finding.message) << "\n";
+    page.blank();
+    const Mark mark = finding.status == Status::fail       ? Mark::fail
+                      : finding.severity == Severity::info ? Mark::notice
+                                                           : Mark::warn;
+    page.paragraph(page.glyph(mark) + " ", page.glyph_columns() + 1, page.clean(finding.message),
+                   page.glyph_columns() + 1, {}, "[" + finding.check + "]");
     for (const auto& line : finding.lines) {
-      out << fmt::format("    line {}: {}\n", line.number, line.text);
+      page.indented(k_text, page.own(fmt::format("line {}: ", line.number)) + page.clean(line.text),
+                    k_dim);
     }
     if (finding.matched_lines > finding.lines.size() && !finding.signatures.empty()) {
-      out << fmt::format("    ({} matching lines in all)\n", finding.matched_lines);
+      page.indented(k_text, fmt::format("({} matching lines in all)", finding.matched_lines),
+                    k_dim);
     }
-    if (!finding.fix.empty()) {
-      out << (finding.fix_order == FixOrder::alternatives && finding.fix.size() > 1
-                  ? "    Fix (any one of these):\n"
-                  : "    Fix:\n");
-      for (const auto& fix : finding.fix) {
-        out << "      " << util::printable(fix.description) << "\n";
-        if (!fix.command.empty()) {
-          out << "        " << util::printable(fix.command) << "\n";
-        }
+    const bool alternatives = finding.fix_order == FixOrder::alternatives && finding.fix.size() > 1;
+    for (std::size_t i = 0; i < finding.fix.size(); ++i) {
+      const auto& fix = finding.fix[i];
+      const std::string label = i == 0 ? (alternatives ? "fix, any one of: " : "fix: ")
+                                       : (alternatives ? "or: " : "then: ");
+      page.paragraph(std::string(k_text, ' ') + page.paint(label, k_bold), k_text + label.size(),
+                     page.clean(fix.description), k_text + label.size());
+      if (!fix.command.empty()) {
+        page.whole(k_text + 2, page.clean(fix.command));
       }
-      if (!finding.fix_from_facts && !finding.signatures.empty()) {
-        out << "      (run rocdoc check on the machine for the fix that fits it exactly)\n";
-      }
+    }
+    if (!finding.fix.empty() && !finding.fix_from_facts && !finding.signatures.empty()) {
+      page.indented(k_text,
+                    page.own("(run rocdoc check on the machine for the fix that fits it "
+                             "exactly)"),
+                    k_dim);
     }
     if (!finding.signatures.empty()) {
-      out << "    signatures: " << util::join(finding.signatures, ", ") << "\n";
+      page.indented(k_text, "signatures: " + util::join(finding.signatures, ", "), k_dim);
     }
     if (!finding.sources.empty()) {
-      out << "    seen in: " << util::printable(util::join(finding.sources, " ; ")) << "\n";
+      page.indented(k_text, "seen in: " + page.clean(util::join(finding.sources, " ; ")), k_dim);
     }
   }
   const auto [errors, others] = counts(report);
+  page.blank();
   if (report.findings.empty()) {
-    out << "\nNothing recognised: no known error line in the log, and the facts found show no "
-           "problem.\n";
+    page.indented(0, page.own("Nothing recognised: no known error line in the log, and the facts "
+                              "found show no problem."));
   } else {
-    out << fmt::format("\n{} problem{} recognised ({} error{}, {} warning{}).\n",
-                       report.findings.size(), report.findings.size() == 1 ? "" : "s", errors,
-                       errors == 1 ? "" : "s", others, others == 1 ? "" : "s");
+    page.indented(
+        0,
+        page.own(fmt::format("{} problem{} recognised: {} error{}, {} warning{}",
+                             report.findings.size(), report.findings.size() == 1 ? "" : "s", errors,
+                             errors == 1 ? "" : "s", others, others == 1 ? "" : "s")),
+        errors > 0 ? k_red : k_yellow);
   }
 }
 

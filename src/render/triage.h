@@ -4,6 +4,7 @@
 #include <ostream>
 #include <string>
 
+#include "rocdoc/render.h"
 #include "src/triage/scan.h"
 
 namespace rocdoc {
@@ -14,6 +15,7 @@ struct TriageContext {
   std::string rules_origin;    ///< "embedded" or the --rules directory
   std::string rules_revision;  ///< "2026-11-26"
   FailOn fail_on = FailOn::error;
+  HumanOptions human;  ///< colour, glyphs and width of the human answer, as check has them
 };
 
 void render_triage_human(const TriageReport& report, const TriageContext& context,

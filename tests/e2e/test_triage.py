@@ -259,6 +259,32 @@ def check_bad_input(binary, results):
     results.check(proc.returncode == 2 and "did you mean triage?" in proc.stderr, f"did you mean triage ({proc.stderr!r})")
 
 
+def check_dialect(binary, results):
+    """Triage speaks check's dialect (issue 22, N26): glyph, message, [id], lower-case fix:,
+    the command under it; [FAIL] only where the locale is not UTF-8; colour only on request."""
+    log = os.path.join(LOGS, "kfd-einval-mi300x-container.log")
+    env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_CTYPE", "LANG", "NO_COLOR")}
+    utf8 = subprocess.run([binary, "triage", log], capture_output=True, text=True,
+                          env={**env, "LC_ALL": "C.UTF-8"}).stdout
+    results.check("\n✗ Opening /dev/kfd fails with EINVAL" in utf8 and "  [driver.kfd-unusable]\n" in utf8,
+                  f"triage: glyph, message and [id] as check prints them: {utf8!r}")
+    results.check("\n    fix: Look for a wedged GPU" in utf8 and
+                  "\n      sudo dmesg | grep -iE 'amdgpu|kfd'\n" in utf8,
+                  f"triage: 'fix:' with the command under it: {utf8!r}")
+    results.check("[FAIL]" not in utf8 and "Fix:" not in utf8 and "\x1b" not in utf8,
+                  "triage: no [FAIL], no 'Fix:', no colour into a pipe")
+    ascii = subprocess.run([binary, "triage", log], capture_output=True, text=True,
+                           env={**env, "LC_ALL": "C"}).stdout
+    results.check("\n[FAIL] Opening /dev/kfd" in ascii and all(ord(c) < 128 for c in ascii),
+                  f"triage: ASCII glyphs where the locale is not UTF-8: {ascii!r}")
+    forced = subprocess.run([binary, "triage", log], capture_output=True, text=True,
+                            env={**env, "LC_ALL": "C.UTF-8", "CLICOLOR_FORCE": "1"}).stdout
+    results.check("\x1b[31m✗\x1b[0m" in forced, f"triage: colour with CLICOLOR_FORCE: {forced[:200]!r}")
+    plain = subprocess.run([binary, "triage", "--no-color", log], capture_output=True, text=True,
+                           env={**env, "LC_ALL": "C.UTF-8", "CLICOLOR_FORCE": "1"}).stdout
+    results.check("\x1b" not in plain, "triage --no-color: no colour even with CLICOLOR_FORCE")
+
+
 def check_blocking_input(binary, results):
     """11-blocking-inputs.sh: a FIFO or a device named as the log is refused at once (the unfixed
     open or read waited for a writer, or for the next kernel message, forever); a stream is read
@@ -298,6 +324,7 @@ def main():
     check_same_fixes_as_fixture(binary, results)
     check_bad_input(binary, results)
     check_blocking_input(binary, results)
+    check_dialect(binary, results)
     results.finish()
 
 

@@ -1,6 +1,7 @@
 // Pasted logs (`rocdoc triage`): any bytes as a log. The scan and the judging must hold their
 // bounds (line numbers in range, quoted lines short and printable, facts printable), and every
 // renderer must take the result; JSON must parse back.
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -74,10 +75,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       check_line(line, scan.lines);
     }
   }
-  const TriageContext context{"fuzz input", "embedded", fuzz::knowledge().revision, FailOn::error};
+  // Wrapped at 80 columns in ASCII, as on a terminal whose locale is not UTF-8; no colour, so
+  // that an escape byte in the output can only have come from the log.
+  const TriageContext context{"fuzz input", "embedded", fuzz::knowledge().revision, FailOn::error,
+                              HumanOptions{Color::off, Verbosity::normal, 80, Glyphs::ascii}};
   std::ostringstream human;
   render_triage_human(report, context, human);
-  ROCDOC_FUZZ_CHECK(human.str().find('\x1b') == std::string::npos, "no escape byte on a terminal");
+  const std::string human_text = human.str();
+  ROCDOC_FUZZ_CHECK(human_text.find('\x1b') == std::string::npos, "no escape byte on a terminal");
+  ROCDOC_FUZZ_CHECK(std::none_of(human_text.begin(), human_text.end(),
+                                 [](char c) { return static_cast<unsigned char>(c) >= 0x80; }),
+                    "ASCII glyphs leave no byte above 0x7f");
   std::ostringstream markdown;
   render_triage_markdown(report, context, markdown);
   std::ostringstream json;
