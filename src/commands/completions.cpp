@@ -524,7 +524,7 @@ constexpr std::string_view k_fish = R"fish(
 function __rocdoc_checks
     set -l token (commandline -ct)
     set -l prefix (string match -r '^.*,' -- $token)
-    for word in $__rocdoc_ids $__rocdoc_areas
+    for word in (__rocdoc_described_ids) $__rocdoc_areas
         printf '%s%s\n' "$prefix" $word
     end
 end
@@ -555,8 +555,13 @@ std::string fish_script(const std::vector<CompletedCommand>& commands) {
       "# Put it in ~/.config/fish/completions/rocdoc.fish, or load it with:\n"
       "#   rocdoc completions fish | source\n"
       "complete -c rocdoc -e\n";
-  out += fmt::format("set -g __rocdoc_ids {}\n", check_ids());
   out += fmt::format("set -g __rocdoc_areas {}.\\*\n", fmt::join(check_areas(), ".\\* "));
+  // Each id with its title, which fish shows beside it (N30: not the option's help 45 times).
+  out += "function __rocdoc_described_ids\n    printf '%s\\t%s\\n'";
+  for (const auto& check : check_table()) {
+    out += fmt::format(" \\\n        {} {}", check.id, fish_quoted(check.title));
+  }
+  out += "\nend\n";
   out += fmt::format("set -g __rocdoc_top {}\n", fmt::join(commands.front().subcommands, " "));
   out += "function __rocdoc_subcommands_of\n    switch \"$argv\"\n";
   for (const auto& command : commands) {
@@ -594,7 +599,7 @@ std::string fish_script(const std::vector<CompletedCommand>& commands) {
           values = " -x -a '(__rocdoc_checks)'";
           break;
         case Values::check_ids:
-          values = " -x -a '$__rocdoc_ids'";
+          values = " -x -a '(__rocdoc_described_ids)'";
           break;
         case Values::text:
           values = " -x";
@@ -615,7 +620,8 @@ std::string fish_script(const std::vector<CompletedCommand>& commands) {
             condition);
         break;
       case Values::check_ids:
-        out += fmt::format("complete -c rocdoc -n {} -f -a '$__rocdoc_ids'\n", condition);
+        out +=
+            fmt::format("complete -c rocdoc -n {} -f -a '(__rocdoc_described_ids)'\n", condition);
         break;
       case Values::commands:
         out += fmt::format("complete -c rocdoc -n {} -f -a '$__rocdoc_top'\n", condition);

@@ -198,6 +198,10 @@ def fish(line, expected, exact=True):
 fish("rocdoc ch", ["check"])
 fish("rocdoc check --fo", ["--format"])
 fish("rocdoc check --only perm.", expect_perm + ["perm.*"])
+# Each check id is described by its title, not by the option's help (N30).
+described = subprocess.run(["fish", "--no-config", "-c", f"source {fish_file}; complete -C 'rocdoc explain perm.k'"],
+                           capture_output=True, text=True, cwd=scratch, timeout=30).stdout
+results.check(described == "perm.kfd\t/dev/kfd read-write\n", f"fish describes a check id by its title: {described!r}")
 fish("rocdoc check --only perm.kfd,perm.r", ["perm.kfd,perm.render", "perm.kfd,perm.relogin"]
      if "perm.relogin" in ids else ["perm.kfd,perm.render"], exact=False)
 fish("rocdoc explain torch.arch", expect_arch)

@@ -356,6 +356,17 @@ TEST_CASE("areas select checks in --only --skip --require (torch dot star)", "[c
   CHECK(cli({"check", "--only", "torch"}).err ==
         "rocdoc: check --only: unknown check id 'torch'; did you mean torch.* (every torch "
         "check)?\n");
+  // A report heading selects what the report files under it, rocm.agents included (N30).
+  const Run heading = cli({"check", "--root", k_fixture, "--only", "kernel driver", "--json"});
+  CHECK(heading.code == 0);
+  std::set<std::string> driver;
+  const auto filed = nlohmann::json::parse(heading.out);  // kept: the loop reads inside it
+  for (const auto& check : filed["checks"]) {
+    driver.insert(check["id"].get<std::string>());
+  }
+  CHECK(driver.count("rocm.agents") == 1);
+  CHECK(driver.count("driver.kfd-missing") == 1);
+  CHECK(driver.count("perm.kfd") == 0);
 }
 
 TEST_CASE("list-checks prints aligned columns and JSON with --json", "[cli]") {
