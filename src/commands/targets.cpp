@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
+#include "rocdoc/knowledge.h"
+#include "rocdoc/knowledge_loader.h"
 #include "src/binaries/offload_file.h"
 #include "src/binaries/tensile_names.h"
 #include "src/commands/arguments.h"
@@ -56,6 +58,29 @@ void sort_targets(std::vector<std::string>& targets) {
   };
   std::stable_sort(targets.begin(), targets.end(),
                    [&](const std::string& a, const std::string& b) { return key(a) < key(b); });
+}
+
+/// Which of `targets` runs on the GPU target `gpu` ("gfx1100"): the target itself, in any
+/// feature variant ("gfx90a:xnack-"), its LLVM generic family ("gfx11-generic", from the
+/// rules), or SPIR-V, compiled for any GPU when loaded; "" when none does.
+std::string runs_on(const std::vector<std::string>& targets, const std::string& gpu,
+                    const Knowledge& knowledge) {
+  const GfxTarget* known = knowledge.target(gpu);
+  const std::string generic = known != nullptr ? known->generic : std::string();
+  for (const std::string& wanted : {gpu, generic, std::string("amdgcnspirv")}) {
+    // The plain name first, then xnack- (XNACK is off unless the user turns it on), then any.
+    for (const std::string& exact : {wanted, wanted + ":xnack-"}) {
+      if (!wanted.empty() && std::find(targets.begin(), targets.end(), exact) != targets.end()) {
+        return exact;
+      }
+    }
+    for (const auto& target : targets) {
+      if (!wanted.empty() && target.substr(0, target.find(':')) == wanted) {
+        return target;
+      }
+    }
+  }
+  return {};
 }
 
 std::optional<TargetsAnswer> answer_for(const std::string& path, std::ostream& err) {
@@ -120,9 +145,19 @@ std::string bundle_summary(const TargetsAnswer& answer) {
   return text + ")";
 }
 
-void render_human(const std::vector<TargetsAnswer>& answers, std::ostream& out) {
+void render_human(const std::vector<TargetsAnswer>& answers, const std::string& has,
+                  const Knowledge& knowledge, std::ostream& out) {
   for (const auto& answer : answers) {
     out << util::printable(answer.path) << "\n";
+    if (!has.empty()) {
+      const std::string found = runs_on(answer.targets, has, knowledge);
+      out << "  " << has << ": "
+          << (found.empty()            ? "no code that runs on it"
+              : found == has           ? "yes"
+              : found == "amdgcnspirv" ? "yes, as SPIR-V (compiled for it when loaded)"
+                                       : "yes, through " + util::printable(found))
+          << "\n";
+    }
     if (!answer.targets.empty()) {
       std::vector<std::string> words;
       std::vector<std::string> ordered = answer.targets;  // JSON keeps them sorted as text
@@ -152,9 +187,11 @@ void render_human(const std::vector<TargetsAnswer>& answers, std::ostream& out) 
   }
 }
 
-void render_json(const std::vector<TargetsAnswer>& answers, std::ostream& out) {
+void render_json(const std::vector<TargetsAnswer>& answers, const std::string& has,
+                 const Knowledge& knowledge, std::ostream& out) {
   json files = json::array();
   for (const auto& answer : answers) {
+    const std::string found = has.empty() ? std::string() : runs_on(answer.targets, has, knowledge);
     json compressed = {{"zstd", compressed_count(answer.scan, BundleCompression::zstd)},
                        {"zlib", compressed_count(answer.scan, BundleCompression::zlib)}};
     files.push_back({{"path", answer.path},
@@ -165,6 +202,11 @@ void render_json(const std::vector<TargetsAnswer>& answers, std::ostream& out) {
                      {"registered_bundles",
                       answer.scan.wrapper_count ? json(*answer.scan.wrapper_count) : json(nullptr)},
                      {"problems", answer.scan.problems}});
+    if (!has.empty()) {
+      files.back()["has"] = {{"target", has},
+                             {"runs", !found.empty()},
+                             {"through", found.empty() ? json(nullptr) : json(found)}};
+    }
   }
   const json document = {{"schema", "rocdoc-targets/1"}, {"files", files}};
   out << document.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
@@ -182,16 +224,18 @@ int run_targets(const TargetsOptions& options, std::ostream& out, std::ostream& 
       unopened = true;
     }
   }
+  const Knowledge knowledge = load_embedded_knowledge();
   if (options.json) {
-    render_json(answers, out);
+    render_json(answers, options.has, knowledge, out);
   } else {
-    render_human(answers, out);
+    render_human(answers, options.has, knowledge, out);
   }
   if (unopened) {
     return 2;  // the files that could be opened are still answered
   }
-  const bool all_good = std::all_of(answers.begin(), answers.end(), [](const TargetsAnswer& a) {
-    return !a.targets.empty() && a.scan.problems.empty();
+  const bool all_good = std::all_of(answers.begin(), answers.end(), [&](const TargetsAnswer& a) {
+    return !a.targets.empty() && a.scan.problems.empty() &&
+           (options.has.empty() || !runs_on(a.targets, options.has, knowledge).empty());
   });
   return all_good ? 0 : 1;
 }
@@ -203,11 +247,21 @@ RegisteredCommand add_targets_options(CLI::App& command, const CLI::App& /*app*/
   targets->add_option("FILE", targets_options.files, "A HIP binary or a rocblas/library directory")
       ->type_name("");
   targets->add_flag("--json", targets_options.json, "Print JSON (schema rocdoc-targets/1)");
+  targets
+      ->add_option("--has", targets_options.has,
+                   "Say whether each FILE has code that runs on this GPU target (gfx1100); exit 1 "
+                   "when one has none")
+      ->type_name("GFX")
+      ->take_last();
   targets->footer(std::string(k_targets_exit_codes));
   return {[state]() -> std::optional<std::string> {
             if (state->files.empty()) {
               return "targets: name at least one file (a HIP binary such as "
                      "torch/lib/libtorch_hip.so, or a rocblas/library directory)";
+            }
+            if (!state->has.empty() && !kfd_from_gfx_name(state->has)) {
+              return "targets --has: '" + util::printable(state->has) +
+                     "' is not a gfx target such as gfx1100 or gfx90a";
             }
             return std::nullopt;
           },

@@ -736,5 +736,19 @@ except (json.JSONDecodeError, KeyError):
 check(live.get("status") == "skip", f"live: torch.arch-missing is skipped ({live})")
 check(proc.returncode == 0, f"live: check --only torch.arch-missing exits 0 ({proc.returncode}: {proc.stderr})")
 
+# --has: does each FILE have code that runs on a GPU target (N25)? Debian's rocRAND has gfx1030
+# and gfx90a (xnack- preferred over xnack+), not gfx1100.
+has = run(BINARY, "targets", "--has", "gfx1030", ROCRAND)
+check(has.returncode == 0 and "\n  gfx1030: yes\n" in has.stdout, f"--has gfx1030: {has.returncode} {has.stdout!r}")
+has = run(BINARY, "targets", "--has", "gfx1100", ROCRAND, ROCSPARSE)
+check(has.returncode == 1 and has.stdout.count("gfx1100: no code that runs on it") == 2,
+      f"--has gfx1100: exit 1, said of both files: {has.returncode} {has.stdout!r}")
+has = json.loads(run(BINARY, "targets", "--has", "gfx90a", "--json", ROCRAND).stdout)
+check(has["files"][0]["has"] == {"target": "gfx90a", "runs": True, "through": "gfx90a:xnack-"},
+      f"--has gfx90a --json: {has['files'][0].get('has')}")
+has = run(BINARY, "targets", "--has", "gfx99x", ROCRAND)
+check(has.returncode == 2 and "targets --has: 'gfx99x' is not a gfx target" in has.stderr and not has.stdout,
+      f"--has with no gfx target: exit 2 ({has.returncode}, {has.stderr!r})")
+
 shutil.rmtree(WORK, ignore_errors=True)
 results.finish()
