@@ -224,6 +224,13 @@ FleetSummary summarize_fleet(const std::vector<FleetNode>& nodes,
       summary.missing.push_back(name);
     }
   }
+  if (!expected.empty()) {
+    for (const auto& name : present) {
+      if (expected.count(name) == 0) {
+        summary.unexpected.push_back(name);
+      }
+    }
+  }
   std::sort(summary.stale.begin(), summary.stale.end(),
             [](const FleetStale& a, const FleetStale& b) { return a.node < b.node; });
   std::sort(summary.unreadable.begin(), summary.unreadable.end(),

@@ -72,6 +72,9 @@ struct FleetSummary {
   std::vector<FleetGroup> causes;  ///< by node count, largest first, then id
   std::vector<FleetOutlier> outliers;
   std::vector<std::string> missing;
+  /// Nodes that reported but are not in --nodes (a decommissioned node, a typo in the list):
+  /// said, without changing the exit code.
+  std::vector<std::string> unexpected;
   std::vector<FleetStale> stale;
   std::vector<FleetUnreadable> unreadable;
   std::optional<std::int64_t> max_age_s;

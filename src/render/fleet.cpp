@@ -121,6 +121,11 @@ void render_fleet_human(const FleetSummary& summary, const FleetContext& context
                        plural(summary.missing.size(), "node", "nodes"),
                        printable(shown(hostlist(summary.missing))));
   }
+  if (!summary.unexpected.empty()) {
+    out << fmt::format("\nUnexpected (a report, not in --nodes): {}  {}\n",
+                       plural(summary.unexpected.size(), "node", "nodes"),
+                       printable(shown(hostlist(summary.unexpected))));
+  }
   if (!summary.stale.empty()) {
     out << fmt::format("\nStale (older than {} at {}): {}  {}\n",
                        duration_text(summary.max_age_s.value_or(0)), context.now,
@@ -170,6 +175,11 @@ void render_fleet_markdown(const FleetSummary& summary, const FleetContext& cont
     out << "\n## Missing\n\n"
         << summary.missing.size()
         << " expected (--nodes), no report: " << text(hostlist(summary.missing)) << "\n";
+  }
+  if (!summary.unexpected.empty()) {
+    out << "\n## Unexpected\n\n"
+        << summary.unexpected.size()
+        << " reported, not in --nodes: " << text(hostlist(summary.unexpected)) << "\n";
   }
   if (!summary.stale.empty()) {
     out << "\n## Stale\n\n"
@@ -240,10 +250,12 @@ void render_fleet_json(const FleetSummary& summary, const FleetContext& context,
         {"unreadable", summary.unreadable.size()},
         {"expected", context.expected},
         {"missing", summary.missing.size()},
+        {"unexpected", summary.unexpected.size()},
         {"stale", summary.stale.size()}}},
       {"causes", causes},
       {"outliers", outliers},
       {"missing", {{"hostlist", hostlist(summary.missing)}, {"nodes", summary.missing}}},
+      {"unexpected", {{"hostlist", hostlist(summary.unexpected)}, {"nodes", summary.unexpected}}},
       {"stale", stale},
       {"unreadable", unreadable},
   };

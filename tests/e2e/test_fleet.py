@@ -124,7 +124,7 @@ with tempfile.TemporaryDirectory() as scratch:
     snap_has_findings = bool(snap_causes)
     check(counts == {"inputs": 12, "nodes": 12, "healthy": 5 + (not snap_has_findings),
                      "with_findings": 4 + snap_has_findings, "unreadable": 2, "expected": 12,
-                     "missing": 1, "stale": 1 + 1}, f"counts: {counts}")
+                     "missing": 1, "unexpected": 1, "stale": 1 + 1}, f"counts: {counts}")
     by_id = {c["id"]: c for c in summary["causes"]}
     check(by_id.get("perm.kfd", {}).get("nodes") == ["gpu01", "node005", "node006", "node007"],
           f"perm.kfd's nodes: {by_id.get('perm.kfd')}")
@@ -159,6 +159,8 @@ with tempfile.TemporaryDirectory() as scratch:
           "Ubuntu 22.04.5 LTS", "the fixtures' versions this test was written against")
     check(summary["missing"] == {"hostlist": "node010", "nodes": ["node010"]},
           f"missing: {summary['missing']}")
+    check(summary["unexpected"] == {"hostlist": "snap01", "nodes": ["snap01"]},
+          f"unexpected: {summary['unexpected']}")
     stale = {s["node"]: s for s in summary["stale"]}
     check(stale.get("node008") == {"node": "node008", "created": "2026-11-30T10:30:00Z",
                                    "age_s": 178200}, f"node008 is stale: {stale}")
@@ -186,6 +188,8 @@ with tempfile.TemporaryDirectory() as scratch:
     check("  GPU firmware: majority mes=0x00000080, sos=0x00270041 (7 nodes)" in lines and
           "    mes=0x00000083, sos=0x00270041: 1 node  node002" in lines, f"human firmware:\n{out}")
     check("Missing (in --nodes, no report): 1 node  node010" in lines, "human missing")
+    # snap01 (a snapshot archive) reported but is not in nodes.txt (N19).
+    check("Unexpected (a report, not in --nodes): 1 node  snap01" in lines, f"human unexpected: {lines}")
     check("  node008: 2026-11-30T10:30:00Z (2d1h old)" in lines, f"human stale:\n{out}")
     check("  node011: " + os.path.join(reports, "node011.json") +
           ": schema 'rocdoc-triage/1' is not rocdoc-report/1 at byte 28" in lines, "human unreadable")

@@ -142,6 +142,13 @@ TEST_CASE("fleet merge: causes by node, outliers, missing, stale and unreadable"
   CHECK(summary.outliers[0].others[0].value == "6.2.0");
   CHECK(summary.outliers[0].others[0].nodes == std::vector<std::string>{"node004"});
   CHECK(summary.missing == std::vector<std::string>{"node006", "node007"});
+  CHECK(summary.unexpected.empty());
+  // A node that reported but is not in --nodes is said (N19), and changes no exit code.
+  FleetExpectations without_node003 = expect;
+  without_node003.expected.erase(without_node003.expected.begin() + 2);
+  const FleetSummary other = summarize_fleet(nodes, without_node003);
+  CHECK(other.unexpected == std::vector<std::string>{"node003"});
+  CHECK(other.exit_code() == summary.exit_code());
   REQUIRE(summary.stale.size() == 1);
   CHECK(summary.stale[0].node == "node005");
   CHECK(summary.stale[0].age_s == 88200);
