@@ -27,7 +27,7 @@ import time
 import zlib
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import Results, run  # noqa: E402
+from common import SOURCE_DIR, Results, run, validate  # noqa: E402
 
 BINARY = os.path.abspath(sys.argv[1])
 results = Results()
@@ -91,6 +91,8 @@ def targets(*files, env=None):
         check(False, f"targets --json {files} prints JSON ({proc.returncode}: {proc.stdout!r} {proc.stderr!r})")
         return proc.returncode, {}, proc.stderr, seconds
     check(document.get("schema") == "rocdoc-targets/1", f"schema of {files}: {document.get('schema')}")
+    problem = validate(document, os.path.join(SOURCE_DIR, "docs", "targets.schema.json"))
+    check(problem is None, f"targets --json {files} matches docs/targets.schema.json: {problem}")
     return proc.returncode, {f["path"]: f for f in document["files"]}, proc.stderr, seconds
 
 
@@ -744,6 +746,7 @@ has = run(BINARY, "targets", "--has", "gfx1100", ROCRAND, ROCSPARSE)
 check(has.returncode == 1 and has.stdout.count("gfx1100: no code that runs on it") == 2,
       f"--has gfx1100: exit 1, said of both files: {has.returncode} {has.stdout!r}")
 has = json.loads(run(BINARY, "targets", "--has", "gfx90a", "--json", ROCRAND).stdout)
+check(validate(has, os.path.join(SOURCE_DIR, "docs", "targets.schema.json")) is None, "--has --json: schema")
 check(has["files"][0]["has"] == {"target": "gfx90a", "runs": True, "through": "gfx90a:xnack-"},
       f"--has gfx90a --json: {has['files'][0].get('has')}")
 has = run(BINARY, "targets", "--has", "gfx99x", ROCRAND)

@@ -11,7 +11,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import SOURCE_DIR, Results, run  # noqa: E402
+from common import SOURCE_DIR, Results, run, validate  # noqa: E402
 
 LOGS = os.path.join(SOURCE_DIR, "tests", "triage")
 
@@ -82,6 +82,9 @@ EXPECT = {
 }
 
 
+TRIAGE_SCHEMA = os.path.join(SOURCE_DIR, "docs", "triage.schema.json")
+
+
 def triage(binary, *args, stdin=None, timeout=120):
     merged = dict(os.environ)
     return subprocess.run([binary, "triage", *args], input=stdin, capture_output=True,
@@ -101,6 +104,8 @@ def check_real_logs(binary, results):
         results.check(proc.returncode == expect["exit"], f"{name}: exit {proc.returncode}, stderr {proc.stderr!r}")
         doc = json.loads(proc.stdout)
         results.check(doc["schema"] == "rocdoc-triage/1", f"{name}: schema")
+        problem = validate(doc, TRIAGE_SCHEMA)
+        results.check(problem is None, f"{name}: matches docs/triage.schema.json: {problem}")
         got = {f["id"]: (f["status"], [line["number"] for line in f["lines"]]) for f in doc["findings"]}
         results.check(got == expect["findings"], f"{name}: findings {got} != {expect['findings']}")
         for finding in doc["findings"]:
@@ -225,6 +230,7 @@ def check_bad_input(binary, results):
             results.check(b"\x1b" not in proc.stdout and b"\xff" not in proc.stdout,
                           f"binary garbage {args}: output printable")
         doc = json.loads(triage(binary, "--json", garbage).stdout)
+        results.check(validate(doc, TRIAGE_SCHEMA) is None, "binary garbage: the JSON matches its schema")
         results.check(any(f["id"] == "arch.unsupported" for f in doc["findings"]),
                       "binary garbage: the signature after it is still found")
 
