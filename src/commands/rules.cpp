@@ -8,6 +8,7 @@
 #include "src/commands/command.h"
 #include "src/knowledge/lookup.h"
 #include "src/knowledge/show.h"
+#include "src/knowledge/show_json.h"
 #include "src/triage/scan.h"
 #include "src/util/strings.h"
 
@@ -31,6 +32,7 @@ constexpr std::string_view k_rules_exit_codes =
 struct RulesOptions {
   std::string dir;                ///< lint: the directory; show: --rules
   std::vector<std::string> what;  ///< show: "gfx1031" | "torch 2.6" | "73df"
+  bool json = false;              ///< show --json
 };
 
 int run_rules_lint(const RulesOptions& options, std::ostream& out) {
@@ -46,6 +48,17 @@ int run_rules_show(const RulesOptions& options, std::ostream& out, std::ostream&
   const Knowledge knowledge = load_rules(options.dir);
   const std::string query = util::join(options.what, " ");
   const RulesLookup found = lookup_rules(knowledge, query);
+  const bool unknown_torch =
+      found.kind == RulesLookup::Kind::torch &&
+      std::none_of(knowledge.torch_releases.begin(), knowledge.torch_releases.end(),
+                   [&](const TorchRelease& release) {
+                     return release.torch == found.text ||
+                            release.torch.rfind(found.text + ".", 0) == 0;
+                   });
+  if (options.json && found.kind != RulesLookup::Kind::none && !unknown_torch) {
+    render_rules_show_json(knowledge, query, found, out);
+    return 0;
+  }
   switch (found.kind) {
     case RulesLookup::Kind::gfx_target:
       render_target(knowledge, *found.targets.front(), out);
@@ -119,6 +132,8 @@ RegisteredCommand add_rules_options(CLI::App& command, const CLI::App& /*app*/) 
   show->add_option("WHAT", rules_options.what,
                    "gfx target, PCI device id, product name, torch version, ROCm or driver version")
       ->type_name("");
+  show->add_flag("--json", rules_options.json,
+                 "Print the entries as JSON (schema rocdoc-rules-show/1)");
   show->add_option("--rules", rules_options.dir, "Use the rules in DIR")
       ->type_name("DIR")
       ->take_last();

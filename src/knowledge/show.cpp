@@ -210,8 +210,7 @@ void render_driver(const Knowledge& knowledge, const DriverVersion& driver, std:
   }
 }
 
-void render_torch_version(const Knowledge& knowledge, const std::string& version,
-                          std::ostream& out) {
+TorchInstall torch_of_version(const Knowledge& knowledge, const std::string& version) {
   TorchInstall torch;
   torch.version = version;
   const std::string tag =
@@ -220,6 +219,12 @@ void render_torch_version(const Knowledge& knowledge, const std::string& version
                 : tag == "cpu" || tag.empty() ? TorchBuild::cpu
                                               : TorchBuild::rocm;
   classify_torch(torch, "", knowledge);
+  return torch;
+}
+
+void render_torch_version(const Knowledge& knowledge, const std::string& version,
+                          std::ostream& out) {
+  const TorchInstall torch = torch_of_version(knowledge, version);
   put_line(out, fmt::format("torch {}: {}", version, torch.origin_detail));
   if (torch.build != TorchBuild::rocm) {
     // N27: the ROCm wheels below are pytorch.org's of the same version, not this build.

@@ -5,6 +5,7 @@
 #include <ostream>
 #include <string>
 
+#include "rocdoc/facts.h"
 #include "rocdoc/knowledge.h"
 
 namespace rocdoc {
@@ -23,6 +24,9 @@ void render_rocm_release(const Knowledge& knowledge, const RocmRelease& release,
 /// Prints an amdgpu driver module version and the ROCm release it ships with.
 void render_driver(const Knowledge& knowledge, const DriverVersion& driver, std::ostream& out);
 /// Prints how rocdoc classifies a torch.__version__ string, then its release if known.
+/// A torch.__version__ string as check would classify an install of it: its build (from the
+/// local tag: +rocm…, +cu…, +cpu or none) and its origin.
+TorchInstall torch_of_version(const Knowledge& knowledge, const std::string& version);
 void render_torch_version(const Knowledge& knowledge, const std::string& version,
                           std::ostream& out);
 

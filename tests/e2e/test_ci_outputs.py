@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 
 import junitparser  # Debian: python3-junitparser (scripts/install-test-deps.sh)
 
-from common import FIXTURES, Results, run, validate
+from common import FIXTURES, SOURCE_DIR, Results, run, validate
 
 binary = sys.argv[1]
 results = Results()
@@ -294,5 +294,25 @@ with tempfile.TemporaryDirectory() as empty:
         results.check(proc.returncode == 2 and proc.stdout == "" and "no rules files here" in proc.stderr
                       and proc.stderr.count("\n") == 1,
                       f"{' '.join(args)}: exit 2, one line ({proc.returncode}, {proc.stderr!r})")
+
+# rules show --json (issue 22, N27): every kind of query, against docs/rules-show.schema.json.
+RULES_SHOW_SCHEMA = os.path.join(SOURCE_DIR, "docs", "rules-show.schema.json")
+for query, kind in ((["gfx1031"], "gfx_target"), (["73df"], "pci_id"), (["Ryzen AI MAX+ 395"], "product"),
+                    (["torch==2.7.1"], "torch"), (["2.12.0+cu130"], "torch_version"), (["7.2.1"], "rocm"),
+                    (["6.19.14.31400000"], "driver"), (["11.0"], "newer")):
+    proc = run(binary, "rules", "show", *query, "--json")
+    document = json.loads(proc.stdout) if proc.returncode == 0 else {}
+    problem = validate(document, RULES_SHOW_SCHEMA) if document else "no JSON"
+    results.check(problem is None and document.get("kind") == kind,
+                  f"rules show {query} --json: kind {document.get('kind')}, schema: {problem}")
+gfx1031 = json.loads(run(binary, "rules", "show", "gfx1031", "--json").stdout)["targets"][0]
+results.check(gfx1031["torch_wheels"] == [] and gfx1031["amd_wheels"] and gfx1031["override"]["value"] == "10.3.0",
+              f"rules show gfx1031 --json: AMD's builds and the override: {gfx1031}")
+cuda = json.loads(run(binary, "rules", "show", "2.12.0+cu130", "--json").stdout)["torch_version"]
+results.check(cuda == {"version": "2.12.0+cu130", "build": "cuda", "origin": "pytorch.org wheel (cu130 index)"},
+              f"rules show 2.12.0+cu130 --json: a CUDA build: {cuda}")
+proc = run(binary, "rules", "show", "Voodoo 5", "--json")
+results.check(proc.returncode == 2 and proc.stdout == "" and "knows nothing called 'Voodoo 5'" in proc.stderr,
+              f"rules show --json of nothing known: exit 2 ({proc.returncode})")
 
 results.finish()
