@@ -117,7 +117,7 @@ std::vector<PythonPrefix> pyenv_prefixes(const Host& host, const std::string& ho
     }
     if (const auto installed = pyenv_installed(host, root + "/versions", name)) {
       prefixes.push_back(
-          {root + "/versions/" + *installed, "pyenv " + *installed + " (" + from + ")"});
+          {root + "/versions/" + *installed, "pyenv " + *installed + " from " + from});
     }
   }
   return prefixes;

@@ -37,11 +37,13 @@ std::string PciIdEntry::name_for(std::optional<std::uint8_t> revision) const {
     return found->second;
   }
   const std::string before = name.substr(0, open);
-  if (before.find(" / ") != std::string::npos) {
+  const std::string inside = name.substr(open + 2, name.size() - open - 3);
+  if (inside.find(" / ") == std::string::npos && before.find(" / ") != std::string::npos) {
     // "Radeon 8060S / Radeon 8050S / Radeon 8040S (Strix Halo)": one product, the chip kept.
     return found->second + name.substr(open);
   }
-  // "Phoenix1 iGPU (Radeon 780M / Radeon 760M / Radeon 740M)": the chip, one product.
+  // "Phoenix1 iGPU (Radeon 780M / Radeon 760M / Radeon 740M)", "Picasso / Raven 2 iGPU
+  // (Radeon Vega Series / …)": the chip, one product.
   return before + " (" + found->second + ")";
 }
 

@@ -93,6 +93,9 @@ TEST_CASE("a PCI revision names the one product, as rocminfo does (issue 22, N24
   const PciIdEntry* strix_halo = knowledge.amd_pci_id(0x1586);
   REQUIRE(strix_halo != nullptr);
   CHECK(strix_halo->name_for(0xc1) == "Radeon 8060S Graphics (Strix Halo)");
+  const PciIdEntry* picasso = knowledge.amd_pci_id(0x15d8);
+  REQUIRE(picasso != nullptr);
+  CHECK(picasso->name_for(0xc8) == "Picasso / Raven 2 iGPU (Radeon Vega 11 Graphics)");
 }
 
 TEST_CASE("bad rules are refused with file:line:column", "[knowledge][lint]") {
