@@ -7,6 +7,7 @@
 #include "rocdoc/knowledge_loader.h"
 #include "src/commands/arguments.h"
 #include "src/commands/command.h"
+#include "src/commands/terminal_style.h"
 #include "src/knowledge/explain.h"
 #include "src/util/strings.h"
 
@@ -23,7 +24,9 @@ constexpr std::string_view k_explain_exit_codes =
 struct ExplainOptions {
   std::string id;
   bool json = false;
-  std::string format;  ///< human, json or markdown; "" when not given
+  std::string format;        ///< human, json or markdown; "" when not given
+  bool no_color = false;     ///< --no-color
+  Color color = Color::off;  ///< chosen from the terminal when it runs
 };
 
 /// `rocdoc explain ID`: the check's section of docs/checks.md (src/knowledge/explain.cpp). An id
@@ -51,7 +54,8 @@ int run_explain(const ExplainOptions& options, std::ostream& out, std::ostream& 
   const ExplainFormat format = options.json || options.format == "json" ? ExplainFormat::json
                                : options.format == "markdown"           ? ExplainFormat::markdown
                                                                         : ExplainFormat::human;
-  if (!render_explain(*check, load_embedded_knowledge(), embedded_checks_doc(), format, out)) {
+  if (!render_explain(*check, load_embedded_knowledge(), embedded_checks_doc(), format, out,
+                      options.color)) {
     err << "rocdoc: explain: docs/checks.md has no section for " << check->id
         << " (a build of rocdoc without it)\n";
     return k_exit_usage;
@@ -73,6 +77,8 @@ RegisteredCommand add_explain_options(CLI::App& command, const CLI::App& /*app*/
                    "human (default), json, or markdown (the section of docs/checks.md)")
       ->type_name("FORMAT")
       ->take_last();
+  explain->add_flag("--no-color", explain_options.no_color,
+                    "Never colour the output (NO_COLOR works too)");
   explain->footer(std::string(k_explain_exit_codes));
   return {[state]() -> std::optional<std::string> {
             return state->id.empty()
@@ -80,7 +86,11 @@ RegisteredCommand add_explain_options(CLI::App& command, const CLI::App& /*app*/
                          "prints, e.g. perm.kfd)"
                        : format_problem("explain", state->format, state->json);
           },
-          [state](const CommandStreams& io) { return run_explain(*state, io.out, io.err); }};
+          [state](const CommandStreams& io) {
+            state->color =
+                choose_color(state->no_color ? ColorFlag::no_color : ColorFlag::none, io.terminal);
+            return run_explain(*state, io.out, io.err);
+          }};
 }
 
 }  // namespace rocdoc

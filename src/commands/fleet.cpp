@@ -21,6 +21,7 @@
 #include "rocdoc/render.h"
 #include "src/commands/arguments.h"
 #include "src/commands/command.h"
+#include "src/commands/terminal_style.h"
 #include "src/fleet/summary.h"
 #include "src/hosts/snapshot.h"
 #include "src/render/fleet.h"
@@ -276,6 +277,7 @@ int run_fleet(const FleetOptions& options, std::ostream& out, std::ostream& err)
   context.inputs = files.size();
   context.now = util::iso8601_utc(expect.now);
   context.expected = expect.expected.size();
+  context.color = options.color;
   const std::string format = options.json ? "json" : options.format;
   if (format == "json") {
     render_fleet_json(summary, context, out);
@@ -293,6 +295,8 @@ RegisteredCommand add_fleet_options(CLI::App& command, const CLI::App& /*app*/) 
   FleetOptions& fleet_options = *state;
   fleet->add_option("REPORT", fleet_options.inputs, "A report, a snapshot archive, or a directory")
       ->type_name("");
+  fleet->add_flag("--no-color", fleet_options.no_color,
+                  "Never colour the output (NO_COLOR works too)");
   fleet
       ->add_option("--nodes", fleet_options.nodes,
                    "The nodes that should report, one name a line (absent ones are missing)")
@@ -324,7 +328,11 @@ RegisteredCommand add_fleet_options(CLI::App& command, const CLI::App& /*app*/) 
             }
             return directory_problem("fleet --rules", state->rules);
           },
-          [state](const CommandStreams& io) { return run_fleet(*state, io.out, io.err); }};
+          [state](const CommandStreams& io) {
+            state->color =
+                choose_color(state->no_color ? ColorFlag::no_color : ColorFlag::none, io.terminal);
+            return run_fleet(*state, io.out, io.err);
+          }};
 }
 
 }  // namespace rocdoc

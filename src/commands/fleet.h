@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "rocdoc/render.h"
+
 namespace rocdoc {
 
 struct FleetOptions {
@@ -18,6 +20,8 @@ struct FleetOptions {
   std::string format;               ///< --format human|markdown|json ("" = human)
   bool json = false;                ///< --json: --format json
   std::string rules;                ///< --rules DIR, for snapshot archives
+  bool no_color = false;            ///< --no-color
+  Color color = Color::off;         ///< chosen from the terminal (run_fleet's caller)
 };
 
 /// The help footer of `rocdoc fleet`.

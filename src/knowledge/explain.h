@@ -11,6 +11,7 @@
 
 #include "rocdoc/check_result.h"
 #include "rocdoc/knowledge.h"
+#include "rocdoc/render.h"
 
 namespace rocdoc {
 
@@ -66,7 +67,8 @@ enum class ExplainFormat { human, markdown, json };
 /// its section of `doc` (what it looks at, why, when it passes or fails, how to fix it) and the
 /// sources (the section's links, and the sources of the rules entries the check reads).
 /// Returns false (nothing written) when `doc` has no section for it.
+/// With `color` on, the human text's title and part headings are bold (as check's report).
 bool render_explain(const CheckInfo& check, const Knowledge& knowledge, std::string_view doc,
-                    ExplainFormat format, std::ostream& out);
+                    ExplainFormat format, std::ostream& out, Color color = Color::off);
 
 }  // namespace rocdoc

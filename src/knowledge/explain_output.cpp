@@ -212,20 +212,23 @@ void indented(std::string_view text, std::string_view indent, std::ostream& out)
 }
 
 void render_human_explain(const CheckInfo& check, const Knowledge& knowledge, const CheckDoc& doc,
-                          const std::vector<DocSource>& sources, std::ostream& out) {
-  out << check.id << ": " << check.title << "\n";
+                          const std::vector<DocSource>& sources, Color color, std::ostream& out) {
+  const auto bold = [&](std::string_view text) {
+    return color == Color::on ? fmt::format("\033[1m{}\033[0m", text) : std::string(text);
+  };
+  out << bold(fmt::format("{}: {}", check.id, check.title)) << "\n";
   out << fmt::format("  area {} · default severity {} · {}\n  {}\n  needs the probes {}\n",
                      check.area, to_string(check.severity), scope_words(check.scope),
                      judges_words(check.judges), util::join(needs_of(check), ", "));
   for (const Part& part : parts_of(doc)) {
-    out << "\n" << part.heading << "\n";
+    out << "\n" << bold(part.heading) << "\n";
     indented(terminal_text(*part.text), "  ", out);
   }
   if (!doc.area_intro.empty()) {
-    out << "\nAbout the " << doc.area << " checks\n";
+    out << "\n" << bold("About the " + doc.area + " checks") << "\n";
     indented(terminal_text(doc.area_intro), "  ", out);
   }
-  out << "\nSources\n";
+  out << "\n" << bold("Sources") << "\n";
   for (const auto& source : sources) {
     const std::string text = source.text.empty() || source.text == source.url ? source.url
                              : source.url.empty()                             ? source.text
@@ -351,7 +354,7 @@ void render_json_explain(const CheckInfo& check, const Knowledge& knowledge, con
 }  // namespace
 
 bool render_explain(const CheckInfo& check, const Knowledge& knowledge, std::string_view doc,
-                    ExplainFormat format, std::ostream& out) {
+                    ExplainFormat format, std::ostream& out, Color color) {
   const auto parts = check_doc(doc, check.id);
   if (!parts) {
     return false;
@@ -360,7 +363,7 @@ bool render_explain(const CheckInfo& check, const Knowledge& knowledge, std::str
                              parts->fix + "\n" + parts->area_intro);
   switch (format) {
     case ExplainFormat::human:
-      render_human_explain(check, knowledge, *parts, sources, out);
+      render_human_explain(check, knowledge, *parts, sources, color, out);
       break;
     case ExplainFormat::markdown:
       render_markdown_explain(check, knowledge, *parts, sources, out);

@@ -94,17 +94,21 @@ std::string shown(const std::string& list) {
 void render_fleet_human(const FleetSummary& summary, const FleetContext& context,
                         std::ostream& out) {
   using util::printable;
-  out << "rocdoc fleet: " << headline(summary) << "\n";
+  const auto paint = [&](const std::string& text, std::string_view code) {
+    return context.color == Color::on ? fmt::format("\033[{}m{}\033[0m", code, text) : text;
+  };
+  out << paint("rocdoc fleet:", "1") << " " << headline(summary) << "\n";
   if (!summary.causes.empty()) {
-    out << "\nRoot causes (nodes with the finding):\n";
+    out << "\n" << paint("Root causes (nodes with the finding):", "1") << "\n";
     for (const auto& cause : summary.causes) {
-      out << fmt::format("  {} ({}): {}  {}\n", printable(cause.value), cause.severity,
-                         plural(cause.nodes.size(), "node", "nodes"),
+      out << fmt::format("  {} ({}): {}  {}\n",
+                         paint(printable(cause.value), cause.severity == "error" ? "31" : "33"),
+                         cause.severity, plural(cause.nodes.size(), "node", "nodes"),
                          printable(shown(hostlist(cause.nodes))));
     }
   }
   if (!summary.outliers.empty()) {
-    out << "\nOutliers (nodes that differ from the majority):\n";
+    out << "\n" << paint("Outliers (nodes that differ from the majority):", "1") << "\n";
     for (const auto& outlier : summary.outliers) {
       out << fmt::format("  {}: majority {} ({})\n", dimension_title(outlier.dimension),
                          printable(outlier.majority),

@@ -190,6 +190,17 @@ with tempfile.TemporaryDirectory() as scratch:
     check("Missing (in --nodes, no report): 1 node  node010" in lines, "human missing")
     # snap01 (a snapshot archive) reported but is not in nodes.txt (N19).
     check("Unexpected (a report, not in --nodes): 1 node  snap01" in lines, f"human unexpected: {lines}")
+    # Colour as check has it (N26): on where CLICOLOR_FORCE asks, an error's id red; never into a
+    # pipe (above: no escape in out) or with --no-color.
+    check("\x1b" not in out, "human: no colour into a pipe")
+    forced_env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    forced_env["CLICOLOR_FORCE"] = "1"
+    forced = subprocess.run([BINARY, "fleet", reports, "--now", NOW], capture_output=True, text=True,
+                            env=forced_env).stdout
+    check("\x1b[31mperm.kfd\x1b[0m (error)" in forced, f"human: an error's id in red with CLICOLOR_FORCE: {forced[:300]!r}")
+    plain = subprocess.run([BINARY, "fleet", "--no-color", reports, "--now", NOW], capture_output=True,
+                           text=True, env=forced_env).stdout
+    check("\x1b" not in plain, "fleet --no-color: no colour even with CLICOLOR_FORCE")
     check("  node008: 2026-11-30T10:30:00Z (2d1h old)" in lines, f"human stale:\n{out}")
     check("  node011: " + os.path.join(reports, "node011.json") +
           ": schema 'rocdoc-triage/1' is not rocdoc-report/1 at byte 28" in lines, "human unreadable")

@@ -21,6 +21,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -365,5 +366,16 @@ results.check(help_text.returncode == 0 and "Exit codes:" in help_text.stdout an
               f"explain --help has its exit codes: {help_text.stdout[-300:]!r}")
 results.check("explain" in run(binary, "--help").stdout, "rocdoc --help lists explain")
 results.check("did you mean explain?" in run(binary, "explian", "gpu.none").stderr, "explian: did you mean explain?")
+
+# Colour as check has it (N26): bold headings where CLICOLOR_FORCE asks, none into a pipe or with
+# --no-color.
+forced_env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+forced_env["CLICOLOR_FORCE"] = "1"
+forced = subprocess.run([binary, "explain", "perm.kfd"], capture_output=True, text=True, env=forced_env).stdout
+results.check("\x1b[1mperm.kfd: /dev/kfd read-write\x1b[0m" in forced and "\x1b[1mHow to fix it\x1b[0m" in forced,
+              f"explain: bold title and headings with CLICOLOR_FORCE: {forced[:200]!r}")
+plain = subprocess.run([binary, "explain", "--no-color", "perm.kfd"], capture_output=True, text=True, env=forced_env).stdout
+results.check("\x1b" not in plain and "\x1b" not in run(binary, "explain", "perm.kfd").stdout,
+              "explain: no colour with --no-color or into a pipe")
 
 results.finish()
