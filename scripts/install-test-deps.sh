@@ -25,7 +25,8 @@
 # the generated rocdoc.1 (man -l, groff -ww); bash-completion, fish and zsh load the generated
 # completion scripts in real shells.
 # The packages (tests/e2e/test_packages.py): lintian checks the .deb, rpm provides rpmbuild (CPack's
-# RPM generator) and rpm -qpl, dpkg-dev provides dpkg-shlibdeps (the .deb's Depends line); cpack
+# RPM generator) and rpm -qpl, rpm2cpio provides rpm2archive (tests/release/check-packages.py reads
+# the .rpm's payload with it), dpkg-dev provides dpkg-shlibdeps (the .deb's Depends line); cpack
 # itself comes with cmake. Only to make and inspect the packages, never to build rocdoc.
 # Monitoring (tests/e2e/test_prometheus.py): prometheus provides promtool, which checks every
 # `check --format prometheus` exposition and contrib/prometheus/'s alerting rules; the test starts
@@ -46,6 +47,6 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   libamdhip64-dev libhsa-runtime-dev librocm-smi-dev librocm-smi64-1 \
   librocrand1 librocsparse0 clang-tools-14 clang-tools-19 binutils \
   man-db groff-base bash-completion fish zsh \
-  lintian rpm dpkg-dev \
+  lintian rpm rpm2cpio dpkg-dev \
   prometheus prometheus-node-exporter \
   slurmctld slurmd slurm-client munge
