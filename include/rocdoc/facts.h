@@ -270,6 +270,8 @@ struct RocmFacts {
 enum class TorchBuild { rocm, cuda, cpu };
 /// "ROCm build", "CUDA build", "CPU-only build": as the reports name a build.
 std::string_view build_words(TorchBuild build);
+/// "rocm", "cuda", "cpu": a build as every JSON output writes it.
+std::string_view to_string(TorchBuild build);
 
 /// Where a torch build comes from (probes/torch_origin.cpp decides it from its files).
 enum class TorchOrigin {

@@ -49,12 +49,7 @@ int run_rules_show(const RulesOptions& options, std::ostream& out, std::ostream&
   const std::string query = util::join(options.what, " ");
   const RulesLookup found = lookup_rules(knowledge, query);
   const bool unknown_torch =
-      found.kind == RulesLookup::Kind::torch &&
-      std::none_of(knowledge.torch_releases.begin(), knowledge.torch_releases.end(),
-                   [&](const TorchRelease& release) {
-                     return release.torch == found.text ||
-                            release.torch.rfind(found.text + ".", 0) == 0;
-                   });
+      found.kind == RulesLookup::Kind::torch && torch_releases_named(knowledge, found.text).empty();
   if (options.json && found.kind != RulesLookup::Kind::none && !unknown_torch) {
     render_rules_show_json(knowledge, query, found, out);
     return 0;

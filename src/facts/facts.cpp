@@ -16,6 +16,10 @@ std::string_view build_words(TorchBuild build) {
   return "CPU-only build";
 }
 
+std::string_view to_string(TorchBuild build) {
+  return build == TorchBuild::rocm ? "rocm" : build == TorchBuild::cuda ? "cuda" : "cpu";
+}
+
 std::string_view to_string(KernelEventKind kind) {
   switch (kind) {
     case KernelEventKind::atomics_rejected:

@@ -289,9 +289,7 @@ json facts_to_json(const Facts& facts) {
       if (environment.torch) {
         const TorchInstall& t = *environment.torch;
         torch = {{"version", t.version},
-                 {"build", t.build == TorchBuild::rocm   ? "rocm"
-                           : t.build == TorchBuild::cuda ? "cuda"
-                                                         : "cpu"},
+                 {"build", to_string(t.build)},
                  {"hip", optional_json(t.hip)},
                  {"cuda", optional_json(t.cuda)},
                  {"rocm", optional_json(t.rocm)},

@@ -11,6 +11,7 @@
 
 #include "src/knowledge/explain.h"
 #include "src/render/markdown_text.h"
+#include "src/render/page.h"
 #include "src/util/strings.h"
 
 namespace rocdoc {
@@ -213,9 +214,9 @@ void indented(std::string_view text, std::string_view indent, std::ostream& out)
 
 void render_human_explain(const CheckInfo& check, const Knowledge& knowledge, const CheckDoc& doc,
                           const std::vector<DocSource>& sources, Color color, std::ostream& out) {
-  const auto bold = [&](std::string_view text) {
-    return color == Color::on ? fmt::format("\033[1m{}\033[0m", text) : std::string(text);
-  };
+  const HumanOptions options{color};
+  const Page page(out, options);  // colour as check's report has it (src/render/page.h)
+  const auto bold = [&](std::string_view text) { return page.paint(text, k_bold); };
   out << bold(fmt::format("{}: {}", check.id, check.title)) << "\n";
   out << fmt::format("  area {} · default severity {} · {}\n  {}\n  needs the probes {}\n",
                      check.area, to_string(check.severity), scope_words(check.scope),

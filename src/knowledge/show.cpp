@@ -101,13 +101,22 @@ void render_target(const Knowledge& knowledge, const GfxTarget& target, std::ost
   put_line(out, "  source: " + target.source);
 }
 
-bool render_torch(const Knowledge& knowledge, const std::string& prefix, std::ostream& out) {
-  bool found = false;
+std::vector<const TorchRelease*> torch_releases_named(const Knowledge& knowledge,
+                                                      std::string_view version) {
+  const std::string base(version.substr(0, version.find('+')));
+  std::vector<const TorchRelease*> named;
   for (const auto& release : knowledge.torch_releases) {
-    if (release.torch != prefix && release.torch.rfind(prefix + ".", 0) != 0) {
-      continue;
+    if (release.torch == base || release.torch.rfind(base + ".", 0) == 0) {
+      named.push_back(&release);
     }
-    found = true;
+  }
+  return named;
+}
+
+bool render_torch(const Knowledge& knowledge, const std::string& prefix, std::ostream& out) {
+  const auto named = torch_releases_named(knowledge, prefix);
+  for (const TorchRelease* entry : named) {
+    const TorchRelease& release = *entry;
     put_line(out,
              fmt::format(
                  "torch {}: torchvision {}, torchaudio {}{}{}", release.torch, release.torchvision,
@@ -132,7 +141,7 @@ bool render_torch(const Knowledge& knowledge, const std::string& prefix, std::os
     }
     put_line(out, "  source: " + release.source);
   }
-  return found;
+  return !named.empty();
 }
 
 void render_pci_id_line(const PciIdEntry& entry, std::ostream& out) {

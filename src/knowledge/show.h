@@ -4,6 +4,8 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "rocdoc/facts.h"
 #include "rocdoc/knowledge.h"
@@ -14,6 +16,10 @@ namespace rocdoc {
 void render_target(const Knowledge& knowledge, const GfxTarget& target, std::ostream& out);
 /// Prints every torch release whose version starts with `prefix` ("2.6" → 2.6.0).
 /// Returns false when none matches.
+/// The pytorch.org releases a version names: "2.6" names 2.6.0 and its patch releases, "2.1"
+/// not 2.10; "2.6.0+rocm6.2.4" names 2.6.0.
+std::vector<const TorchRelease*> torch_releases_named(const Knowledge& knowledge,
+                                                      std::string_view version);
 bool render_torch(const Knowledge& knowledge, const std::string& prefix, std::ostream& out);
 /// Prints one line for an AMD PCI device id: "1002:744c  Radeon RX 7900 XTX  ->  gfx1100".
 void render_pci_id_line(const PciIdEntry& entry, std::ostream& out);

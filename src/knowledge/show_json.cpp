@@ -165,11 +165,8 @@ void render_rules_show_json(const Knowledge& knowledge, std::string_view query,
   // A torch version: every release it names ("2.6" names 2.6.0 and its patch releases).
   json torch = json::array();
   if (found.kind == RulesLookup::Kind::torch || found.kind == RulesLookup::Kind::torch_version) {
-    const std::string base = found.text.substr(0, found.text.find('+'));
-    for (const auto& release : knowledge.torch_releases) {
-      if (release.torch == base || release.torch.rfind(base + ".", 0) == 0) {
-        torch.push_back(torch_json(release));
-      }
+    for (const TorchRelease* release : torch_releases_named(knowledge, found.text)) {
+      torch.push_back(torch_json(*release));
     }
   }
   // A torch.__version__ string: what build it is, and where it comes from.
@@ -177,9 +174,7 @@ void render_rules_show_json(const Knowledge& knowledge, std::string_view query,
   if (found.kind == RulesLookup::Kind::torch_version) {
     const TorchInstall install = torch_of_version(knowledge, found.text);
     torch_version = {{"version", found.text},
-                     {"build", install.build == TorchBuild::rocm   ? "rocm"
-                               : install.build == TorchBuild::cuda ? "cuda"
-                                                                   : "cpu"},
+                     {"build", to_string(install.build)},
                      {"origin", install.origin_detail}};
   }
   const json document = {

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/render/markdown_text.h"
+#include "src/render/page.h"
 #include "src/util/strings.h"
 
 namespace rocdoc {
@@ -94,21 +95,22 @@ std::string shown(const std::string& list) {
 void render_fleet_human(const FleetSummary& summary, const FleetContext& context,
                         std::ostream& out) {
   using util::printable;
-  const auto paint = [&](const std::string& text, std::string_view code) {
-    return context.color == Color::on ? fmt::format("\033[{}m{}\033[0m", code, text) : text;
-  };
-  out << paint("rocdoc fleet:", "1") << " " << headline(summary) << "\n";
+  // Colour as check's report has it (src/render/page.h).
+  const HumanOptions options{context.color};
+  const Page page(out, options);
+  out << page.paint("rocdoc fleet:", k_bold) << " " << headline(summary) << "\n";
   if (!summary.causes.empty()) {
-    out << "\n" << paint("Root causes (nodes with the finding):", "1") << "\n";
+    out << "\n" << page.paint("Root causes (nodes with the finding):", k_bold) << "\n";
     for (const auto& cause : summary.causes) {
-      out << fmt::format("  {} ({}): {}  {}\n",
-                         paint(printable(cause.value), cause.severity == "error" ? "31" : "33"),
-                         cause.severity, plural(cause.nodes.size(), "node", "nodes"),
-                         printable(shown(hostlist(cause.nodes))));
+      out << fmt::format(
+          "  {} ({}): {}  {}\n",
+          page.paint(printable(cause.value), cause.severity == "error" ? k_red : k_yellow),
+          cause.severity, plural(cause.nodes.size(), "node", "nodes"),
+          printable(shown(hostlist(cause.nodes))));
     }
   }
   if (!summary.outliers.empty()) {
-    out << "\n" << paint("Outliers (nodes that differ from the majority):", "1") << "\n";
+    out << "\n" << page.paint("Outliers (nodes that differ from the majority):", k_bold) << "\n";
     for (const auto& outlier : summary.outliers) {
       out << fmt::format("  {}: majority {} ({})\n", dimension_title(outlier.dimension),
                          printable(outlier.majority),

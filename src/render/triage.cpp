@@ -13,10 +13,6 @@ namespace rocdoc {
 
 namespace {
 
-std::string_view json_build(TorchBuild build) {
-  return build == TorchBuild::rocm ? "rocm" : build == TorchBuild::cuda ? "cuda" : "cpu";
-}
-
 /// "gfx1031 (line 12), gfx1036 (line 40)".
 std::string fact_list(const std::vector<LogFact>& facts) {
   std::vector<std::string> parts;
@@ -236,7 +232,7 @@ void render_triage_json(const TriageReport& report, const TriageContext& context
        {{"gfx_targets", facts_list(facts.gfx_targets)},
         {"gpu_names", facts_list(facts.gpu_names)},
         {"torch", fact(facts.torch)},
-        {"torch_build", facts.torch_build ? json(json_build(*facts.torch_build)) : json(nullptr)},
+        {"torch_build", facts.torch_build ? json(to_string(*facts.torch_build)) : json(nullptr)},
         {"torchvision", fact(facts.torchvision)},
         {"torchaudio", fact(facts.torchaudio)},
         {"rocm", fact(facts.rocm)},
