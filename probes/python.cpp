@@ -110,14 +110,23 @@ std::vector<PythonPrefix> candidate_prefixes(const Host& host,
   return candidates;
 }
 
-void add_site_dir(const Host& host, std::vector<PythonEnvironment>& environments,
-                  const std::string& site_dir, const std::string& prefix,
-                  const std::string& found_by) {
-  const std::string real = resolve_links(host, site_dir);
-  const auto existing =
-      std::find_if(environments.begin(), environments.end(), [&](const PythonEnvironment& e) {
-        return e.site_dir == site_dir || resolve_links(host, e.site_dir) == real;
-      });
+/// The environments found so far, each with its site directory's links resolved once.
+struct FoundEnvironments {
+  std::vector<PythonEnvironment>& environments;
+  std::vector<std::string> real_site_dirs;  ///< one per environment
+};
+
+void add_site_dir(const Host& host, FoundEnvironments& found, const std::string& site_dir,
+                  const std::string& prefix, const std::string& found_by) {
+  auto& environments = found.environments;
+  auto existing = std::find_if(environments.begin(), environments.end(),
+                               [&](const PythonEnvironment& e) { return e.site_dir == site_dir; });
+  std::string real;
+  if (existing == environments.end()) {
+    real = resolve_links(host, site_dir);
+    const auto same = std::find(found.real_site_dirs.begin(), found.real_site_dirs.end(), real);
+    existing = environments.begin() + (same - found.real_site_dirs.begin());
+  }
   if (existing != environments.end()) {
     if (std::find(existing->found_by.begin(), existing->found_by.end(), found_by) ==
         existing->found_by.end()) {
@@ -134,9 +143,10 @@ void add_site_dir(const Host& host, std::vector<PythonEnvironment>& environments
   environment.prefix = prefix;
   environment.found_by.push_back(found_by);
   environments.push_back(std::move(environment));
+  found.real_site_dirs.push_back(std::move(real));
 }
 
-void add_prefix_site_dirs(const Host& host, std::vector<PythonEnvironment>& environments,
+void add_prefix_site_dirs(const Host& host, FoundEnvironments& environments,
                           const std::string& prefix, const std::string& found_by) {
   for (const auto& lib : lib_dirs(host, prefix)) {
     for (const auto& dir : python_dirs(host, lib)) {
@@ -155,7 +165,7 @@ void add_prefix_site_dirs(const Host& host, std::vector<PythonEnvironment>& envi
 
 /// The distribution's own directories: Debian's dist-packages, /usr/local (where `sudo pip`
 /// installs), and the lib64 platlib of RHEL, Fedora and SUSE.
-void add_system_site_dirs(const Host& host, std::vector<PythonEnvironment>& environments) {
+void add_system_site_dirs(const Host& host, FoundEnvironments& environments) {
   add_site_dir(host, environments, "/usr/lib/python3/dist-packages", "/usr",
                "system dist-packages");
   for (const auto& dir : python_dirs(host, "/usr/local/lib")) {
@@ -403,25 +413,25 @@ bool externally_managed(const Host& host, const PythonEnvironment& environment) 
 PythonFacts probe_python(const ProbeContext& context) {
   const Host& host = context.host;
   PythonFacts facts;
+  FoundEnvironments found{facts.environments, {}};
   for (const auto& interpreter : context.interpreters) {
     for (const auto& entry : interpreter.sys_path) {
       const auto lib = entry.rfind("/lib/");
       const bool site = entry.size() > 14 && (entry.substr(entry.size() - 14) == "/site-packages" ||
                                               entry.substr(entry.size() - 14) == "/dist-packages");
       if (site && lib != std::string::npos) {
-        add_site_dir(host, facts.environments, entry, entry.substr(0, lib),
-                     "--python " + interpreter.path);
+        add_site_dir(host, found, entry, entry.substr(0, lib), "--python " + interpreter.path);
       }
     }
   }
   const std::vector<std::string> homes = user_homes(host);
   for (const auto& candidate : candidate_prefixes(host, homes, facts.path_python3)) {
-    add_prefix_site_dirs(host, facts.environments, candidate.prefix, candidate.found_by);
+    add_prefix_site_dirs(host, found, candidate.prefix, candidate.found_by);
   }
-  add_system_site_dirs(host, facts.environments);
+  add_system_site_dirs(host, found);
   for (const auto& home : homes) {
     for (const auto& dir : python_dirs(host, home + "/.local/lib")) {
-      add_site_dir(host, facts.environments, dir + "/site-packages", home + "/.local", "user site");
+      add_site_dir(host, found, dir + "/site-packages", home + "/.local", "user site");
     }
   }
   std::optional<std::optional<std::string>> system_version;  // read once, when needed

@@ -16,23 +16,69 @@
 
 namespace rocdoc {
 
-bool is_gpu_kernel_message(std::string_view message) {
-  static constexpr std::string_view k_words[] = {
-      "amdgpu",     "kfd",       "amd-vi",          "iommu",
-      "radeon",     "lockdown:", "unsigned module", "module verification failed",
-      "secure boot"};
-  // Every record of the log passes here: lower its ASCII letters into a buffer kept between
-  // calls, then search with memchr-backed find.
-  thread_local std::string t_lower;
-  t_lower.assign(message);
-  for (char& c : t_lower) {
-    if (c >= 'A' && c <= 'Z') {
-      c = static_cast<char>(c - 'A' + 'a');
+namespace {
+
+constexpr std::string_view k_gpu_words[] = {
+    "amdgpu",     "kfd",       "amd-vi",          "iommu",
+    "radeon",     "lockdown:", "unsigned module", "module verification failed",
+    "secure boot"};
+
+constexpr char ascii_lower(char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+/// Whether `text` starts with `word` (lower case), ignoring the case of ASCII letters.
+bool starts_with_ignoring_case(std::string_view text, std::string_view word) {
+  if (text.size() < word.size()) {
+    return false;
+  }
+  for (std::size_t i = 0; i < word.size(); ++i) {
+    if (ascii_lower(text[i]) != word[i]) {
+      return false;
     }
   }
-  for (const std::string_view word : k_words) {
-    if (t_lower.find(word) != std::string::npos) {
-      return true;
+  return true;
+}
+
+/// For each byte that starts one of k_gpu_words, in either case, the words' second letter (the
+/// words starting with one letter share it); 0 for other bytes.
+constexpr std::array<char, 256> gpu_word_second_letters() {
+  std::array<char, 256> second{};
+  for (const std::string_view word : k_gpu_words) {
+    second[static_cast<unsigned char>(word[0])] = word[1];
+    second[static_cast<unsigned char>(word[0] - 'a' + 'A')] = word[1];
+  }
+  return second;
+}
+
+constexpr bool words_of_one_first_letter_share_the_second() {
+  for (const std::string_view word : k_gpu_words) {
+    for (const std::string_view other : k_gpu_words) {
+      if (word.size() < 2 || (word[0] == other[0] && word[1] != other[1])) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+static_assert(words_of_one_first_letter_share_the_second());
+
+}  // namespace
+
+bool is_gpu_kernel_message(std::string_view message) {
+  // Every record of the log passes here: one pass, no copy; only the two letters that start a
+  // word lead to comparing words.
+  static constexpr std::array<char, 256> k_second = gpu_word_second_letters();
+  for (std::size_t at = 0; at + 1 < message.size(); ++at) {
+    const char second = k_second[static_cast<unsigned char>(message[at])];
+    if (second == 0 || ascii_lower(message[at + 1]) != second) {
+      continue;
+    }
+    const std::string_view rest = message.substr(at);
+    for (const std::string_view word : k_gpu_words) {
+      if (word.front() == ascii_lower(message[at]) && starts_with_ignoring_case(rest, word)) {
+        return true;
+      }
     }
   }
   return false;
@@ -71,11 +117,6 @@ constexpr int k_max_syslog_buffer = 16 << 20;
 /// record with its prefixes into 1 KiB, 2 KiB since Linux 6.5); /dev/kmsg gives it whole.
 constexpr std::size_t k_syslog_record_margin = 960;
 
-bool all_digits(std::string_view text) {
-  return !text.empty() &&
-         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
 /// The prefix of a line of READ_ALL's text: "<6>[    7.026427] ", or with CONFIG_PRINTK_CALLER
 /// "<6>[    7.026427][  T123] " (record_print_text, info_print_prefix).
 struct SyslogPrefix {
@@ -84,41 +125,56 @@ struct SyslogPrefix {
   std::size_t size = 0;
 };
 
+/// The decimal number of the digits of `line` from `at` on, at most `max_digits` of them (and
+/// at least one); `at` is left after them.
+std::optional<std::uint64_t> digits_at(std::string_view line, std::size_t& at,
+                                       std::size_t max_digits) {
+  std::uint64_t value = 0;
+  const std::size_t start = at;
+  while (at < line.size() && at - start < max_digits && line[at] >= '0' && line[at] <= '9') {
+    value = value * 10 + static_cast<std::uint64_t>(line[at] - '0');
+    ++at;
+  }
+  return at > start ? std::optional(value) : std::nullopt;
+}
+
 std::optional<SyslogPrefix> parse_syslog_prefix(std::string_view line) {
-  const std::size_t close = line.find('>');
-  if (line.empty() || line.front() != '<' || close == std::string_view::npos ||
-      !all_digits(line.substr(1, close - 1))) {
+  // Every line of the log passes here: one scan, no search. 19 digits of seconds cannot
+  // overflow; the seconds are bounded below so that the microseconds cannot either.
+  std::size_t at = 1;
+  if (line.empty() || line.front() != '<' || !digits_at(line, at, 19) || at >= line.size() ||
+      line[at] != '>') {
     return std::nullopt;
   }
-  std::size_t pos = close + 1;
-  if (pos >= line.size() || line[pos] != '[') {
+  const std::string_view priority = line.substr(1, at - 1);
+  if (++at >= line.size() || line[at] != '[') {
     return std::nullopt;  // printk.time=0
   }
-  pos = line.find_first_not_of(' ', pos + 1);
-  const std::size_t dot = line.find('.', pos);
-  if (dot == std::string_view::npos || dot + 7 >= line.size() || line[dot + 7] != ']') {
+  ++at;
+  while (at < line.size() && line[at] == ' ') {
+    ++at;
+  }
+  const auto seconds = digits_at(line, at, 19);
+  if (!seconds || *seconds > UINT64_MAX / 1000000 - 1 || at >= line.size() || line[at] != '.') {
     return std::nullopt;
   }
-  const std::string_view seconds = line.substr(pos, dot - pos);
-  const std::string_view micros = line.substr(dot + 1, 6);
-  const auto whole =
-      all_digits(seconds) ? util::parse_number<std::uint64_t>(seconds) : std::nullopt;
-  if (!whole || !all_digits(micros) || *whole > UINT64_MAX / 1000000 - 1) {
+  const std::size_t micros_start = ++at;
+  const auto micros = digits_at(line, at, 6);
+  if (!micros || at - micros_start != 6 || at >= line.size() || line[at] != ']') {
     return std::nullopt;
   }
-  pos = dot + 8;
-  if (pos < line.size() && line[pos] == '[') {
-    pos = line.find(']', pos);  // the caller, "[  T123]"
-    if (pos == std::string_view::npos) {
+  ++at;
+  if (at < line.size() && line[at] == '[') {
+    at = line.find(']', at);  // the caller, "[  T123]"
+    if (at == std::string_view::npos) {
       return std::nullopt;
     }
-    ++pos;
+    ++at;
   }
-  if (pos >= line.size() || line[pos] != ' ') {
+  if (at >= line.size() || line[at] != ' ') {
     return std::nullopt;
   }
-  return SyslogPrefix{line.substr(1, close - 1),
-                      *whole * 1000000 + *util::parse_number<std::uint64_t>(micros), pos + 1};
+  return SyslogPrefix{priority, *seconds * 1000000 + *micros, at + 1};
 }
 
 /// `text` as /dev/kmsg shows it: a byte below ' ', from 127 on, or a backslash as "\xNN"
@@ -162,44 +218,86 @@ std::optional<std::array<std::string_view, 3>> kmsg_identity(std::string_view re
 
 }  // namespace
 
-bool for_each_syslog_record(std::string_view text,
-                            const std::function<void(std::string_view, std::size_t)>& each) {
-  std::string record;
-  std::string_view prefix;
-  std::size_t lines = 0;
+namespace {
+
+/// One record of READ_ALL's text as the kernel printed it: its lines, each with the same prefix.
+struct SyslogLines {
+  SyslogPrefix prefix;    ///< the first line's
+  std::string_view text;  ///< the lines with their prefixes, without the last newline
+  std::size_t count = 0;
+};
+
+/// Calls `each` with every record of READ_ALL's `text`; false, after the records before it, at a
+/// line without a prefix.
+template <typename Each>
+bool for_each_syslog_lines(std::string_view text, Each&& each) {
+  std::optional<SyslogLines> current;
   std::size_t pos = 0;
   while (pos < text.size()) {
     const std::size_t end = std::min(text.find('\n', pos), text.size());
     const std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
     const auto parsed = parse_syslog_prefix(line);
     if (!parsed) {
-      if (lines > 0) {
-        each(record, lines);
+      if (current) {
+        each(*current);
       }
       return false;
     }
-    if (lines > 0 && line.substr(0, parsed->size) == prefix) {
-      record += "\\x0a";  // the next line of the same message
-      append_kmsg_escaped(record, line.substr(parsed->size));
-      ++lines;
-      continue;
+    const std::string_view prefix = line.substr(0, parsed->size);
+    if (current && current->text.substr(0, current->prefix.size) == prefix) {
+      // the next line of the same message
+      const auto start = static_cast<std::size_t>(current->text.data() - text.data());
+      current->text = text.substr(start, end - start);
+      ++current->count;
+    } else {
+      if (current) {
+        each(*current);
+      }
+      current = SyslogLines{*parsed, line, 1};
     }
-    if (lines > 0) {
-      each(record, lines);
-    }
-    prefix = line.substr(0, parsed->size);
-    record.assign(parsed->priority);
-    record += ",0,";
-    record += std::to_string(parsed->usec);
-    record += ",-;";
-    append_kmsg_escaped(record, line.substr(parsed->size));
-    lines = 1;
+    pos = end + 1;
   }
-  if (lines > 0) {
-    each(record, lines);
+  if (current) {
+    each(*current);
   }
   return true;
+}
+
+/// `lines` as /dev/kmsg gives them: "6,0,7026427,-;msg", the lines joined by "\x0a".
+void assign_kmsg_record(std::string& record, const SyslogLines& lines) {
+  record.assign(lines.prefix.priority);
+  record += ",0,";
+  record += std::to_string(lines.prefix.usec);
+  record += ",-;";
+  std::size_t pos = 0;
+  while (pos <= lines.text.size()) {
+    const std::size_t end = std::min(lines.text.find('\n', pos), lines.text.size());
+    if (pos > 0) {
+      record += "\\x0a";
+    }
+    append_kmsg_escaped(record,
+                        lines.text.substr(pos + lines.prefix.size, end - pos - lines.prefix.size));
+    pos = end + 1;
+  }
+}
+
+/// Whether /dev/kmsg shows `text` otherwise than as it is (append_kmsg_escaped).
+bool has_kmsg_escapes(std::string_view text) {
+  return std::any_of(text.begin(), text.end(), [](char c) {
+    const auto byte = static_cast<unsigned char>(c);
+    return byte < ' ' || byte >= 127 || c == '\\';
+  });
+}
+
+}  // namespace
+
+bool for_each_syslog_record(std::string_view text,
+                            const std::function<void(std::string_view, std::size_t)>& each) {
+  std::string record;
+  return for_each_syslog_lines(text, [&](const SyslogLines& lines) {
+    assign_kmsg_record(record, lines);
+    each(record, lines.count);
+  });
 }
 
 std::optional<std::vector<std::string>> gpu_kernel_lines_of_syslog(std::string_view text,
@@ -207,28 +305,40 @@ std::optional<std::vector<std::string>> gpu_kernel_lines_of_syslog(std::string_v
   std::vector<std::string> lines;
   std::size_t records = 0;
   bool same = true;
+  std::string record;
   const auto first = kmsg_identity(first_record);
-  const bool complete =
-      for_each_syslog_record(text, [&](std::string_view record, std::size_t line_count) {
-        if (!same) {
-          return;
-        }
-        if (++records > k_max_kernel_records || (records == 1 && kmsg_identity(record) != first)) {
-          same = false;
-          return;
-        }
-        auto line = gpu_kernel_line(record);
-        if (!line) {
-          return;
-        }
-        if (line_count > 1 || record.size() - record.find(';') > k_syslog_record_margin) {
-          same = false;  // this GPU message may differ from /dev/kmsg's
-          return;
-        }
-        if (lines.size() < k_max_kernel_lines) {
-          lines.push_back(std::move(*line));
-        }
-      });
+  const bool complete = for_each_syslog_lines(text, [&](const SyslogLines& printed) {
+    if (!same) {
+      return;
+    }
+    if (++records > k_max_kernel_records) {
+      same = false;
+      return;
+    }
+    // Most records are not the GPU's: one of a single line with nothing to escape is, as
+    // /dev/kmsg gives it, its own text, so it is judged without being put in /dev/kmsg's form.
+    const std::string_view message = printed.text.substr(printed.prefix.size);
+    if (records > 1 && printed.count == 1 && !has_kmsg_escapes(message) &&
+        !is_gpu_kernel_message(message)) {
+      return;
+    }
+    assign_kmsg_record(record, printed);
+    if (records == 1 && kmsg_identity(record) != first) {
+      same = false;
+      return;
+    }
+    auto line = gpu_kernel_line(record);
+    if (!line) {
+      return;
+    }
+    if (printed.count > 1 || record.size() - record.find(';') > k_syslog_record_margin) {
+      same = false;  // this GPU message may differ from /dev/kmsg's
+      return;
+    }
+    if (lines.size() < k_max_kernel_lines) {
+      lines.push_back(std::move(*line));
+    }
+  });
   if (!complete || !same || !first || records == 0) {
     return std::nullopt;
   }

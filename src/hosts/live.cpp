@@ -239,7 +239,10 @@ std::vector<std::pair<std::string, std::string>> LiveHost::environment() const {
 }
 
 Identity LiveHost::identity() const {
-  Identity identity;
+  if (identity_) {
+    return *identity_;
+  }
+  Identity& identity = identity_.emplace();
   identity.uid = ::getuid();
   identity.gid = ::getgid();
   const auto nsswitch = read_local_file("/etc/nsswitch.conf", 1 << 16);

@@ -3,6 +3,8 @@
 
 #include <sys/stat.h>
 
+#include <optional>
+
 #include "rocdoc/host.h"
 
 namespace rocdoc {
@@ -26,6 +28,10 @@ class LiveHost final : public Host {
   /// --deep: forks the runtime children (src/runtime/runner.h) in load mode only.
   std::optional<RuntimeReport> runtime_report(const RuntimeRequest& request) const override;
   std::optional<std::vector<std::string>> offload_targets(std::string_view path) const override;
+
+ private:
+  /// Who runs rocdoc does not change during a run: asked by two probes, read once.
+  mutable std::optional<Identity> identity_;
 };
 
 /// The errno's symbolic name ("EACCES").

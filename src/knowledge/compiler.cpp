@@ -213,7 +213,9 @@ void write(std::ostream& out, const rocdoc::Knowledge& k) {
   }
   out << "  k.nightly_indexes = " << literals(k.nightly_indexes) << ";\n";
   out << "  k.revision = " << literal(k.revision) << ";\n";
-  out << "  return k;\n}\n\n}  // namespace rocdoc\n";
+  out << "  return k;\n}\n\n"
+      << "std::string_view embedded_knowledge_revision() { return " << literal(k.revision)
+      << "; }\n\n}  // namespace rocdoc\n";
 }
 
 }  // namespace

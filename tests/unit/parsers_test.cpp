@@ -435,6 +435,35 @@ TEST_CASE("kernel log: klogctl's READ_ALL text gives /dev/kmsg's GPU lines", "[p
   CHECK(gpu_kernel_lines_of_syslog("", "6,0,1,-;x\n") == std::nullopt);
 }
 
+TEST_CASE("kernel log: which messages concern the GPU, in any case", "[parser][kernel]") {
+  for (const std::string_view message :
+       {"[drm] AMDGPU kernel modesetting enabled.", "kfd kfd: amdgpu: added device 1002:744c",
+        "AMD-Vi: Interrupt remapping enabled", "DMAR: IOMMU enabled", "[drm] radeon: ring init",
+        "Lockdown: modprobe: unsigned module loading is restricted",
+        "amdgpu: module verification failed: signature and/or required key missing",
+        "secureboot: Secure boot enabled", "x amdgpu"}) {
+    CHECK(is_gpu_kernel_message(message));
+  }
+  for (const std::string_view message :
+       {"", "a", "amdgp", "am dgpu", "usb 1-1: new high-speed USB device", "kf d", "se cure boot",
+        "iommX", "lockdown without the colon", "modules verified", "radeo"}) {
+    CHECK_FALSE(is_gpu_kernel_message(message));
+  }
+  // Records judged from their printed text (one line, nothing to escape) and records put in
+  // /dev/kmsg's form first (a tab, a backslash) give the same lines.
+  const std::vector<TestRecord> records = {
+      {6, 1, "Linux version 6.8.0"},          {6, 2, "plain line about nothing"},
+      {6, 3, "a tab\there, not the GPU"},     {6, 4, "AmdGpu 0000:03:00.0: upper and lower case"},
+      {6, 5, "amdgpu:\ta tab in a GPU line"},
+  };
+  const auto lines = gpu_kernel_lines_of_syslog(as_syslog(records), as_kmsg(records[0], 17));
+  REQUIRE(lines);
+  CHECK(*lines == kmsg_gpu_lines(records));
+  CHECK(*lines ==
+        std::vector<std::string>{"[    0.000004] AmdGpu 0000:03:00.0: upper and lower case",
+                                 "[    0.000005] amdgpu:\\x09a tab in a GPU line"});
+}
+
 TEST_CASE("kernel log: klogctl's text that could differ from /dev/kmsg is not used",
           "[parser][kernel]") {
   const std::vector<TestRecord> records = {
