@@ -69,6 +69,9 @@ void classify_rocm_tag(TorchInstall& torch, std::string_view base, std::string_v
         "pytorch.org nightly (nightly/" + std::string(tag) + " index)");
   } else if (base.find('a') != std::string_view::npos) {
     set(torch, TorchOrigin::therock, "AMD pre-release build (" + std::string(base) + ")");
+  } else if (const AmdWheelSet* wheels = knowledge.amd_wheels_with_torch(torch.version)) {
+    set(torch, TorchOrigin::amd,
+        fmt::format("AMD build (ROCm {} index, {})", wheels->rocm, wheels->index_url));
   } else if (const TorchRelease* release = knowledge.torch_release(base)) {
     const bool listed = std::find(release->rocm_indexes.begin(), release->rocm_indexes.end(),
                                   tag) != release->rocm_indexes.end();

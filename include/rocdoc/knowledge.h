@@ -219,6 +219,12 @@ struct Knowledge {
   const RocmRelease* rocm_release(std::string_view major_minor) const;
   /// The release row of a torch version ("2.6.0", "2.6.0+rocm6.2.4" → 2.6.0); null if unknown.
   const TorchRelease* torch_release(std::string_view version) const;
+  /// The newest of AMD's wheel sets with a [device-<target>] extra and, when `python` ("3.12")
+  /// is known and the set lists its CPython versions, wheels for it; null if none.
+  const AmdWheelSet* amd_wheels_for(std::string_view target,
+                                    const std::optional<std::string>& python = std::nullopt) const;
+  /// AMD's wheel set whose torch is exactly `version` ("2.12.0+rocm7.14.0"); null if none.
+  const AmdWheelSet* amd_wheels_with_torch(std::string_view version) const;
   const EnvVariable* env_variable(std::string_view name) const;
   /// The WSL row for a ROCm version ("6.4.2"), or the newest row of that major.minor.
   const WslRelease* wsl_release(std::string_view rocm_version) const;

@@ -259,7 +259,18 @@ CheckResult wrong_build(const CheckContext& context, TorchBuild build) {
 }
 
 /// The commands that put matching companions beside this torch.
-std::vector<Fix> companion_fixes(const PythonEnvironment& environment,
+/// The first AMD GPU's target that `wheels` has a [device-*] extra for; "" if none.
+std::string target_with_device_extra(const CheckContext& context, const AmdWheelSet& wheels) {
+  for (const AmdGpu& gpu : context.amd_gpus) {
+    if (gpu.target != nullptr && std::find(wheels.devices.begin(), wheels.devices.end(),
+                                           gpu.target->name) != wheels.devices.end()) {
+      return gpu.target->name;
+    }
+  }
+  return "";
+}
+
+std::vector<Fix> companion_fixes(const CheckContext& context, const PythonEnvironment& environment,
                                  const TorchRelease* release) {
   const TorchInstall& torch = *environment.torch;
   const std::string python = python_of(&environment);
@@ -291,6 +302,18 @@ std::vector<Fix> companion_fixes(const PythonEnvironment& environment,
              " torchaudio==" + util::shell_word(release->audio()) + " --index-url " +
              util::shell_word("https://download.pytorch.org/whl/" +
                               wheel_index(torch).value_or(release->rocm_indexes.back())),
+         false});
+  } else if (const AmdWheelSet* wheels =
+                 torch.origin == TorchOrigin::amd
+                     ? context.knowledge.amd_wheels_with_torch(torch.version)
+                     : nullptr;
+             wheels != nullptr && !target_with_device_extra(context, *wheels).empty()) {
+    // AMD's index serves the companions built with this torch (its install page's line).
+    fix.push_back(
+        {fmt::format("Install torchvision and torchaudio from AMD's ROCm {} index, "
+                     "built with this torch",
+                     wheels->rocm),
+         amd_companions_install_line(*wheels, target_with_device_extra(context, *wheels), python),
          false});
   } else if (const auto index = wheel_index(torch)) {
     const bool nightly = torch.origin == TorchOrigin::pytorch_org_nightly;
@@ -502,7 +525,7 @@ CheckResult torch_companions(const CheckContext& context) {
     if (!fix.empty()) {
       continue;
     }
-    for (auto& step : companion_fixes(*environment, release)) {
+    for (auto& step : companion_fixes(context, *environment, release)) {
       fix.push_back(std::move(step));
     }
   }

@@ -573,16 +573,6 @@ bool newer_than_rules(const Knowledge& knowledge, const std::string& version) {
              util::version_numbers(knowledge.torch_releases.back().torch);
 }
 
-const AmdWheelSet* amd_wheels_for(const Knowledge& knowledge, const std::string& target,
-                                  const std::optional<std::string>& python) {
-  for (auto it = knowledge.amd_wheels.rbegin(); it != knowledge.amd_wheels.rend(); ++it) {
-    if (supports(it->devices, target) && has_python(it->python, python)) {
-      return &*it;
-    }
-  }
-  return nullptr;
-}
-
 namespace {
 
 /// A pip requirement as one shell word: in double quotes, as AMD's guides write it (the
@@ -601,6 +591,14 @@ std::string amd_wheel_install_line(const AmdWheelSet& set, const std::string& ta
   return fmt::format("{} -m pip install --index-url {} {} {} {}", python,
                      util::shell_word(set.index_url),
                      requirement_word("torch[device-" + target + "]", set.torch),
+                     requirement_word("torchvision[device-" + target + "]", set.torchvision),
+                     requirement_word("torchaudio", set.torchaudio));
+}
+
+std::string amd_companions_install_line(const AmdWheelSet& set, const std::string& target,
+                                        const std::string& python) {
+  return fmt::format("{} -m pip install --index-url {} {} {}", python,
+                     util::shell_word(set.index_url),
                      requirement_word("torchvision[device-" + target + "]", set.torchvision),
                      requirement_word("torchaudio", set.torchaudio));
 }
@@ -688,7 +686,7 @@ std::vector<Fix> remedy_for(const CheckContext& context, const AmdGpu& gpu,
                                     release->torch, target.name),
                         *release, python_of(environment),
                         index_to_propose(context, *release, target.name, python).value_or("")));
-  } else if (const AmdWheelSet* set = amd_wheels_for(context.knowledge, target.name, python);
+  } else if (const AmdWheelSet* set = context.knowledge.amd_wheels_for(target.name, python);
              set != nullptr && !(current && newer_than_rules(context.knowledge, *current))) {
     fix.push_back(
         {fmt::format("No pytorch.org wheel has {}; AMD builds torch per GPU target: install its "

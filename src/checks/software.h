@@ -150,9 +150,10 @@ std::optional<std::string> index_for_target(
 /// pip line ever proposes an older torch for it.
 bool newer_than_rules(const Knowledge& knowledge, const std::string& version);
 
-/// The newest of AMD's per-target wheel sets with a [device-<target>] extra; null if none.
-const AmdWheelSet* amd_wheels_for(const Knowledge& knowledge, const std::string& target,
-                                  const std::optional<std::string>& python = std::nullopt);
+/// `<python> -m pip install --index-url URL "torchvision[device-gfxN]==V" "torchaudio==V"`: the
+/// companions of the set's torch, from its index.
+std::string amd_companions_install_line(const AmdWheelSet& set, const std::string& target,
+                                        const std::string& python);
 /// `<python> -m pip install --index-url URL "torch[device-gfxN]==V" "torchvision[…]==V"
 /// "torchaudio==V"`.
 std::string amd_wheel_install_line(const AmdWheelSet& set, const std::string& target,

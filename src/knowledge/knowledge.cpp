@@ -114,6 +114,27 @@ const TorchRelease* Knowledge::torch_release(std::string_view version) const {
   return it == torch_releases.end() ? nullptr : &*it;
 }
 
+const AmdWheelSet* Knowledge::amd_wheels_for(std::string_view target,
+                                             const std::optional<std::string>& python) const {
+  for (auto it = amd_wheels.rbegin(); it != amd_wheels.rend(); ++it) {
+    const bool device =
+        std::find(it->devices.begin(), it->devices.end(), target) != it->devices.end();
+    const bool wheels_for_python =
+        !python || it->python.empty() ||
+        std::find(it->python.begin(), it->python.end(), *python) != it->python.end();
+    if (device && wheels_for_python) {
+      return &*it;
+    }
+  }
+  return nullptr;
+}
+
+const AmdWheelSet* Knowledge::amd_wheels_with_torch(std::string_view version) const {
+  const auto it = std::find_if(amd_wheels.begin(), amd_wheels.end(),
+                               [&](const AmdWheelSet& set) { return set.torch == version; });
+  return it == amd_wheels.end() ? nullptr : &*it;
+}
+
 const EnvVariable* Knowledge::env_variable(std::string_view name) const {
   const auto it = std::find_if(env_variables.begin(), env_variables.end(),
                                [&](const EnvVariable& v) { return v.name == name; });

@@ -67,12 +67,9 @@ void render_target(const Knowledge& knowledge, const GfxTarget& target, std::ost
            "  official torch wheels: " +
                (wheels.empty() ? std::string("none") : wheels.front() + " ... " + wheels.back()));
   // AMD's per-target builds, which check recommends where pytorch.org has none (N27).
-  for (auto it = knowledge.amd_wheels.rbegin(); it != knowledge.amd_wheels.rend(); ++it) {
-    if (std::find(it->devices.begin(), it->devices.end(), target.name) != it->devices.end()) {
-      put_line(out, fmt::format("  AMD's torch[device-{}] build: torch {} (ROCm {}) from {}",
-                                target.name, it->torch, it->rocm, it->index_url));
-      break;
-    }
+  if (const AmdWheelSet* set = knowledge.amd_wheels_for(target.name)) {
+    put_line(out, fmt::format("  AMD's torch[device-{}] build: torch {} (ROCm {}) from {}",
+                              target.name, set->torch, set->rocm, set->index_url));
   }
   if (target.override_value) {
     const GfxOverride& o = *target.override_value;

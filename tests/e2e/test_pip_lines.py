@@ -12,7 +12,9 @@ For every fixture, each fix command with `pip install` is resolved against the k
   release's, the environment's CPython version (the report's python_version of the interpreter
   the line runs) has wheels on that index, and the GPU's target is among the index's targets;
 - AMD's lines (`--index-url <AMD index> "torch[device-gfxN]==V" …`): the wheel set exists, has
-  that device extra and wheels for the Python.
+  that device extra and wheels for the Python;
+- AMD's companions lines (`--index-url <AMD index> "torchvision[device-gfxN]==V" "torchaudio==W"`,
+  put beside the torch of that index): V and W are the set's, the extra is one of the set's.
 
 A line whose interpreter is a new virtual environment (`~/rocm-venv/bin/python`) is resolved
 for the Python that created it: the `python3`/`pythonN.M -m venv` step before it. A line whose
@@ -88,10 +90,27 @@ def gpu_targets(report):
             if gpu.get("gfx_target")}
 
 
+def resolve_companions(pinned, wheel_set, line, where):
+    """torchvision and torchaudio alone from AMD's index: the versions of the set that serves
+    the torch beside them, torchvision with a device extra of that set."""
+    results.check("torchvision" in pinned and "torchaudio" in pinned,
+                  f"{where}: a companions line names torchvision and torchaudio: {line}")
+    extra, version = pinned.get("torchvision", (None, None))
+    results.check(version == wheel_set["torchvision"], f"{where}: torchvision is the set's: {line}")
+    results.check(pinned.get("torchaudio", (None, None))[1] == wheel_set["torchaudio"],
+                  f"{where}: torchaudio is the set's: {line}")
+    device = (extra or "").strip("[]")
+    results.check(device.startswith("device-") and device[7:] in wheel_set["devices"],
+                  f"{where}: the set has the extra {device}: {line}")
+
+
 def resolve(line, python, targets, where):
     words = shlex.split(line)
     index = words[words.index("--index-url") + 1] if "--index-url" in words else None
     pinned = pins(words)
+    if index in AMD_SETS and "torch" not in pinned:
+        resolve_companions(pinned, AMD_SETS[index], line, where)
+        return
     if index is None or "torch" not in pinned:
         results.check(False, f"{where}: a pip line names torch and its index: {line}")
         return
@@ -195,7 +214,7 @@ def check_fixture(name):
                                (interpreter[6:] if interpreter.startswith("python3.") else None))
             # An install from an index (a source build's `pip install -e .` installs no wheel).
             if "pip install" not in command or "uninstall" in command or \
-                    not re.search(r"\btorch(\[[^\]]*\])?==", command):
+                    not re.search(r"\btorch(vision|audio)?(\[[^\]]*\])?==", command):
                 continue
             interpreter = shlex.split(command)[0]
             python = versions.get(interpreter)

@@ -494,6 +494,17 @@ TEST_CASE("a stale Triton and a PyPI torchvision beside a ROCm torch", "[checks]
         Commands{"'/home/alice/venv/bin/python3' -m pip install --force-reinstall torch==2.6.0 "
                  "torchvision==0.21.0 torchaudio==2.6.0 --index-url "
                  "https://download.pytorch.org/whl/rocm6.2.4"});
+  // Beside AMD's multi-arch torch: the companions of that torch from its own index.
+  CHECK(commands(result_of("amd-multiarch-torch-pypi-torchvision", "torch.companions")) ==
+        Commands{"'/home/alice/venv/bin/python3' -m pip install --index-url "
+                 "https://repo.amd.com/rocm/whl-multi-arch/ "
+                 "\"torchvision[device-gfx1100]==0.27.0+rocm7.14.0\" "
+                 "\"torchaudio==2.11.0+rocm7.14.0\""});
+  // Beside a repo.radeon.com torch the rules hold no wheel set for: where it came from.
+  const CheckResult radeon = result_of("amd-torch-pypi-torchvision", "torch.companions");
+  CHECK(commands(radeon) == Commands{""});
+  CHECK(radeon.fix.front().description.find("from where this torch came from") !=
+        std::string::npos);
   CHECK(result_of("amd-radeon-repo-torch", "torch.companions").status == Status::pass);
   CHECK(result_of("amd-radeon-repo-torch", "torch.rocm-mismatch").status == Status::pass);
 }
