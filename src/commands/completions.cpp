@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "rocdoc/check.h"
+#include "rocdoc/knowledge_loader.h"
 #include "rocdoc/render.h"
 #include "src/commands/command.h"
 #include "src/util/strings.h"
@@ -31,7 +32,9 @@ enum class Values {
   report_formats,  ///< check's: k_report_formats
   levels,
   shells,
-  commands
+  commands,
+  targets,       ///< gfx targets the rules know (rules show WHAT)
+  target_lists,  ///< the same, comma-separated (--gpu gfx942,gfx1100)
 };
 
 struct CompletedOption {
@@ -73,6 +76,12 @@ Values values_of(std::string_view type) {
   if (type == "SHELL") {
     return Values::shells;
   }
+  if (type == "WHAT" || type == "GFX") {
+    return Values::targets;  // rules show: the gfx targets; names and versions are typed
+  }
+  if (type == "GPUS") {
+    return Values::target_lists;
+  }
   return Values::text;
 }
 
@@ -100,6 +109,10 @@ const char* values_name(Values values) {
       return "shells";
     case Values::commands:
       return "commands";
+    case Values::targets:
+      return "gfx_targets";
+    case Values::target_lists:
+      return "gfx_target_lists";
   }
   return "";
 }
@@ -199,6 +212,15 @@ std::string check_ids() {
   return ids;
 }
 
+/// The gfx targets of the embedded rules, as `rules show` and `--gpu` take them.
+std::string target_names() {
+  std::vector<std::string> names;
+  for (const auto& target : embedded_knowledge_data().targets) {
+    names.push_back(target.name);
+  }
+  return util::join(names, " ");
+}
+
 std::vector<std::string> check_areas() {
   std::set<std::string> areas;
   for (const auto& check : check_table()) {
@@ -218,6 +240,9 @@ std::string value_words(Values values) {
       return "error warning never";
     case Values::shells:
       return "bash zsh fish";
+    case Values::targets:
+    case Values::target_lists:
+      return target_names();
     default:
       return "";
   }
@@ -268,7 +293,7 @@ std::string shell_tables(const std::vector<CompletedCommand>& commands) {
   out += "  esac\n}\n";
   out += fmt::format("_rocdoc_words() {{\n  case \"$1\" in\n");
   for (const Values values :
-       {Values::formats, Values::report_formats, Values::levels, Values::shells}) {
+       {Values::formats, Values::report_formats, Values::levels, Values::shells, Values::targets}) {
     out += fmt::format("    {}) echo \"{}\" ;;\n", values_name(values), value_words(values));
   }
   out +=
@@ -321,7 +346,10 @@ _rocdoc_complete_values() {
         if [[ "$word" == *.\* ]]; then word="${word%\*}\\*"; fi
         COMPREPLY+=("$prefix$word")
       done ;;
-    ids|formats|report_formats|levels|shells|commands)
+    gfx_target_lists)
+      [[ "$cur" == *,* ]] && prefix="${cur%,*},"
+      mapfile -t COMPREPLY < <(compgen -P "$prefix" -W "$(_rocdoc_words gfx_targets)" -- "${cur##*,}") ;;
+    ids|formats|report_formats|levels|shells|commands|gfx_targets)
       mapfile -t COMPREPLY < <(compgen -W "$(_rocdoc_words "$kind")" -- "$cur") ;;
     *) COMPREPLY=() ;;
   esac
@@ -415,7 +443,12 @@ _rocdoc_complete_values() {
       local -a checks
       checks=(${=$(_rocdoc_words ids)} ${=_rocdoc_areas})
       _wanted checks expl 'check id or area' compadd -a checks ;;
-    ids|formats|report_formats|levels|shells|commands)
+    gfx_target_lists)
+      compset -P '*,'
+      local -a targets
+      targets=(${=$(_rocdoc_words gfx_targets)})
+      _wanted targets expl 'gfx target' compadd -a targets ;;
+    ids|formats|report_formats|levels|shells|commands|gfx_targets)
       local -a values
       values=(${=$(_rocdoc_words "$1")})
       _wanted values expl "$1" compadd -a values ;;
@@ -529,6 +562,14 @@ function __rocdoc_checks
     end
 end
 
+# The gfx targets after the last comma of the current token (--gpu gfx942,gfx1100).
+function __rocdoc_target_list
+    set -l prefix (string match -r '^.*,' -- (commandline -ct))
+    for target in $__rocdoc_targets
+        printf '%s%s\n' "$prefix" $target
+    end
+end
+
 # True when the command line names exactly the command $argv (a path: rules lint).
 function __rocdoc_is
     set -l tokens (commandline -opc)
@@ -563,6 +604,7 @@ std::string fish_script(const std::vector<CompletedCommand>& commands) {
   }
   out += "\nend\n";
   out += fmt::format("set -g __rocdoc_top {}\n", fmt::join(commands.front().subcommands, " "));
+  out += fmt::format("set -g __rocdoc_targets {}\n", target_names());
   out += "function __rocdoc_subcommands_of\n    switch \"$argv\"\n";
   for (const auto& command : commands) {
     if (!command.path.empty() && !command.subcommands.empty()) {
@@ -601,6 +643,9 @@ std::string fish_script(const std::vector<CompletedCommand>& commands) {
         case Values::check_ids:
           values = " -x -a '(__rocdoc_described_ids)'";
           break;
+        case Values::target_lists:
+          values = " -x -a '(__rocdoc_target_list)'";
+          break;
         case Values::text:
           values = " -x";
           break;
@@ -630,6 +675,7 @@ std::string fish_script(const std::vector<CompletedCommand>& commands) {
       case Values::report_formats:
       case Values::levels:
       case Values::shells:
+      case Values::targets:
         out += fmt::format("complete -c rocdoc -n {} -f -a {}\n", condition,
                            fish_quoted(value_words(command.argument)));
         break;

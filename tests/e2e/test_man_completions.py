@@ -19,6 +19,8 @@ import sys
 import tempfile
 import time
 
+import yaml
+
 from common import SOURCE_DIR, Results, run
 
 binary = sys.argv[1]
@@ -150,6 +152,13 @@ def bash_complete(line, with_bash_completion=True):
 
 
 results.check(os.path.exists(BASH_COMPLETION), f"{BASH_COMPLETION} (Debian: bash-completion)")
+# The rules' gfx targets, which `rules show`, `targets --has` and --gpu complete.
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "rules",
+                       "gfx_targets.yaml"), encoding="utf-8") as f:
+    rule_targets = [t["name"] for t in yaml.safe_load(f)["targets"]]
+gfx115 = sorted(t for t in rule_targets if t.startswith("gfx115"))
+gfx94 = sorted(t for t in rule_targets if t.startswith("gfx94"))
+results.check(len(gfx115) >= 4 and len(gfx94) >= 3, f"the rules' gfx115x and gfx94x: {gfx115} {gfx94}")
 for with_bc in (True, False):
     how = "with bash-completion" if with_bc else "without bash-completion"
 
@@ -177,6 +186,10 @@ for with_bc in (True, False):
     bash("rocdoc targets af", ["afile.log"])
     bash("rocdoc help ", [c for c in top_commands] + ["help", "version"])
     bash("rocdoc check --rules snapdir --on", ["--only"])
+    # gfx targets of the rules: `rules show`, `targets --has`, and --gpu's comma list (N30).
+    bash("rocdoc rules show gfx115", gfx115)
+    bash("rocdoc targets --has gfx94", gfx94)
+    bash("rocdoc check --gpu gfx942,gfx115", ["gfx942," + t for t in gfx115])
     # Every long option of every command's --help is completed: no second list to forget.
     for command in commands:
         _, options = help_words(*command)
@@ -213,6 +226,8 @@ fish("rocdoc rules ", ["lint", "show"])
 fish("rocdoc rules lint --", ["--help"])
 fish("rocdoc check --root sn", ["snapdir/"])
 fish("rocdoc triage af", ["afile.log"])
+fish("rocdoc rules show gfx115", gfx115)
+fish("rocdoc check --gpu gfx942,gfx115", ["gfx942," + t for t in gfx115])
 for command in commands:
     _, options = help_words(*command)
     fish("rocdoc " + " ".join(command) + " --", sorted(options), exact=False)
@@ -275,6 +290,8 @@ zsh_cases = [
     ("rocdoc check --root sn\t", "check --root snapdir"),  # snapdir/, its slash removed by Enter
     ("rocdoc triage af\t", "triage afile.log"),
     ("rocdoc check --format mark\t", "check --format markdown"),
+    ("rocdoc rules show gfx95\t", "rules show gfx950"),
+    ("rocdoc check --gpu gfx942,gfx125\t", "check --gpu gfx942,gfx1250"),
 ]
 results.check("torch.arch-missing" in ids, "torch.arch-missing is a check id (the zsh case needs it)")
 zsh_syntax = subprocess.run(["zsh", "-n", os.path.join(completions_dir, "_rocdoc")], capture_output=True, text=True)
