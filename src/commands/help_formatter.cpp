@@ -1,5 +1,8 @@
 #include "src/commands/help_formatter.h"
 
+#include <string>
+#include <vector>
+
 #include "src/render/text_layout.h"
 #include "src/util/strings.h"
 
@@ -19,14 +22,13 @@ std::string HelpFormatter::row(const std::string& name, const std::string& descr
     out += std::string(column - text::display_width(out), ' ');
   }
   const std::size_t room = m_width > column ? m_width - column : 0;
-  bool first = true;
+  std::vector<std::string> lines;
   for (const auto paragraph : util::split(description, '\n')) {
-    for (const auto& line : text::wrap(paragraph, room, room)) {
-      out += (first ? "" : "\n" + std::string(column, ' ')) + line;
-      first = false;
+    for (auto& line : text::wrap(paragraph, room, room)) {
+      lines.push_back(std::move(line));
     }
   }
-  return out + "\n";
+  return out + util::join(lines, "\n" + std::string(column, ' ')) + "\n";
 }
 
 std::string HelpFormatter::list_row(std::string_view line) const {
@@ -44,13 +46,8 @@ std::string HelpFormatter::list_row(std::string_view line) const {
     }
   }
   const std::size_t room = m_width > hang ? m_width - hang : 0;
-  std::string out(line.substr(0, hang));
-  bool first = true;
-  for (const auto& part : text::wrap(line.substr(hang), room, room)) {
-    out += (first ? "" : "\n" + std::string(hang, ' ')) + part;
-    first = false;
-  }
-  return out;
+  return std::string(line.substr(0, hang)) +
+         util::join(text::wrap(line.substr(hang), room, room), "\n" + std::string(hang, ' '));
 }
 
 std::string HelpFormatter::paragraphs(const std::string& text) const {
@@ -66,11 +63,7 @@ std::string HelpFormatter::paragraphs(const std::string& text) const {
       out += list_row(line);
       continue;
     }
-    bool first = true;
-    for (const auto& part : text::wrap(line, m_width, m_width)) {
-      out += (first ? "" : "\n") + part;
-      first = false;
-    }
+    out += util::join(text::wrap(line, m_width, m_width), "\n");
   }
   return out;
 }

@@ -66,10 +66,7 @@ int run_rules_show(const RulesOptions& options, std::ostream& out, std::ostream&
         render_pci_id_line(*entry, out);
       }
       for (const GfxTarget* target : found.targets) {
-        const bool mapped =
-            std::any_of(found.pci_ids.begin(), found.pci_ids.end(),
-                        [&](const PciIdEntry* entry) { return entry->gfx == target->name; });
-        if (!found.pci_ids.empty() && !mapped) {
+        if (!found.pci_ids.empty() && !found.pci_ids_map_to(*target)) {
           out << "(" << target->name
               << " below is not what the PCI ids above map to: it names these products' "
                  "engineering samples or what older kernels reported)\n";

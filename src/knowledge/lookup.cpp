@@ -77,6 +77,11 @@ std::string fold_product_name(std::string_view name) {
   return folded;
 }
 
+bool RulesLookup::pci_ids_map_to(const GfxTarget& target) const {
+  return std::any_of(pci_ids.begin(), pci_ids.end(),
+                     [&](const PciIdEntry* entry) { return entry->gfx == target.name; });
+}
+
 RulesLookup lookup_rules(const Knowledge& knowledge, std::string_view raw) {
   RulesLookup result;
   std::string query(util::trim(raw));
@@ -180,10 +185,8 @@ RulesLookup lookup_rules(const Knowledge& knowledge, std::string_view raw) {
       // of its engineering samples and older kernels (MI300X: gfx941 before gfx942), which a
       // reader of the first block would take for the GPU's (N6).
       std::stable_partition(
-          result.targets.begin(), result.targets.end(), [&](const GfxTarget* target) {
-            return std::any_of(result.pci_ids.begin(), result.pci_ids.end(),
-                               [&](const PciIdEntry* entry) { return entry->gfx == target->name; });
-          });
+          result.targets.begin(), result.targets.end(),
+          [&](const GfxTarget* target) { return result.pci_ids_map_to(*target); });
       result.kind = RulesLookup::Kind::product;
       return result;
     }

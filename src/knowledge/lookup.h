@@ -19,6 +19,10 @@ struct RulesLookup {
   const RocmRelease* rocm = nullptr;
   const DriverVersion* driver = nullptr;
   std::string suggestion;  ///< with none: the nearest gfx target name
+
+  /// Whether one of pci_ids maps to `target` (a product's own target, not its engineering
+  /// samples' or an older kernel's).
+  bool pci_ids_map_to(const GfxTarget& target) const;
 };
 
 /// "RX 7900 XTX", "Radeon 780M", "2.6.0+rocm6.2.4", "torch 2.6", "7.2.1", "rocm 6.4",

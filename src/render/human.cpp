@@ -408,12 +408,17 @@ void render_evidence(const CheckResult& result, Page& page) {
   }
 }
 
-/// "  ✓ 1 AMD GPU found  [gpu.none]": the message first, the id after it, dimmed.
-void render_check_line(const CheckRecord& record, std::size_t indent, Page& page) {
+/// "  ✓ TEXT  [gpu.none]": the check's mark, the text, the id after it, dimmed.
+void render_marked_line(const CheckRecord& record, std::size_t indent, const std::string& text,
+                        std::string_view style, Page& page) {
   const std::string lead = std::string(indent, ' ') + page.glyph(mark_of(record.result)) + " ";
   const std::size_t columns = indent + page.glyph_columns() + 1;
-  page.paragraph(lead, columns, page.clean(record.result.message), columns, {},
-                 "[" + std::string(record.info->id) + "]");
+  page.paragraph(lead, columns, text, columns, style, "[" + std::string(record.info->id) + "]");
+}
+
+/// "  ✓ 1 AMD GPU found  [gpu.none]": the message first, the id after it, dimmed.
+void render_check_line(const CheckRecord& record, std::size_t indent, Page& page) {
+  render_marked_line(record, indent, page.clean(record.result.message), {}, page);
 }
 
 bool is_notice(const CheckResult& result) {
@@ -447,12 +452,10 @@ void render_root(const CheckRecord& record, const Causes& causes, PrintedCommand
 /// A finding that follows from a root cause in another area: one line here that says where,
 /// its words being printed once, under the root (N17).
 void render_consequence_elsewhere(const CheckRecord& record, const CheckRecord& root, Page& page) {
-  const std::string lead = "  " + page.glyph(mark_of(record.result)) + " ";
-  const std::size_t columns = 2 + page.glyph_columns() + 1;
-  page.paragraph(lead, columns,
-                 fmt::format("follows from {} ({}): see it and its fix there", root.info->id,
-                             page.clean(root.info->area)),
-                 columns, k_dim, "[" + std::string(record.info->id) + "]");
+  render_marked_line(record, 2,
+                     fmt::format("follows from {} ({}): see it and its fix there", root.info->id,
+                                 page.clean(root.info->area)),
+                     k_dim, page);
 }
 
 struct Area {
