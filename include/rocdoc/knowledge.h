@@ -72,7 +72,9 @@ struct PciIdEntry {
 
   /// The product this revision is ("Radeon RX 6700 XT"; "Phoenix1 iGPU (Radeon 780M Graphics)"
   /// where `name` is a chip with its products in parentheses, "Radeon 8060S Graphics (Strix
-  /// Halo)" where the chip follows them); `name` when it is not known.
+  /// Halo)" where the chip follows them); when it is not known, `name` with the words each
+  /// product shares with the first left out, as pci.ids writes a list ("Radeon RX 6700 /
+  /// 6700 XT / 6750 XT / 6800M / 6850M XT").
   std::string name_for(std::optional<std::uint8_t> revision) const;
 };
 

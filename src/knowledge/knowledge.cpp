@@ -23,14 +23,55 @@ const GfxTarget* Knowledge::target(std::string_view name) const {
   return it == targets.end() ? nullptr : &*it;
 }
 
-std::string PciIdEntry::name_for(std::optional<std::uint8_t> revision) const {
-  if (!revision) {
-    return name;
+namespace {
+
+bool has_digit(std::string_view word) {
+  return std::any_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+/// "Radeon RX 6700 / Radeon RX 6700 XT / Radeon RX 6800M" as pci.ids writes such a list:
+/// "Radeon RX 6700 / 6700 XT / 6800M". The leading words an item shares with the first, up to
+/// the first with a digit (a model number is never dropped), are left out.
+std::string compact_products(std::string_view list) {
+  std::vector<std::string_view> items;
+  for (std::size_t at = 0; at <= list.size();) {
+    const std::size_t end = std::min(list.find(" / ", at), list.size());
+    items.push_back(list.substr(at, end - at));
+    at = end + 3;
   }
-  const auto found = std::find_if(products.begin(), products.end(),
-                                  [&](const auto& product) { return product.first == *revision; });
+  if (items.size() < 2) {
+    return std::string(list);
+  }
+  const auto first_words = util::split_whitespace(items.front());
+  std::vector<std::string> out;
+  for (const auto item : items) {
+    const auto words = util::split_whitespace(item);
+    std::size_t shared = 0;
+    while (!out.empty() && shared + 1 < words.size() && shared < first_words.size() &&
+           words[shared] == first_words[shared] && !has_digit(words[shared])) {
+      ++shared;
+    }
+    std::vector<std::string> kept(words.begin() + static_cast<std::ptrdiff_t>(shared), words.end());
+    out.push_back(util::join(kept, " "));
+  }
+  return util::join(out, " / ");
+}
+
+}  // namespace
+
+std::string PciIdEntry::name_for(std::optional<std::uint8_t> revision) const {
+  const auto found =
+      !revision ? products.end()
+                : std::find_if(products.begin(), products.end(),
+                               [&](const auto& product) { return product.first == *revision; });
   if (found == products.end()) {
-    return name;
+    // One of the id's products, which the revision does not tell: each named once, short.
+    const std::size_t open = name.find(" (");
+    if (open == std::string::npos || name.back() != ')') {
+      return compact_products(name);
+    }
+    return compact_products(name.substr(0, open)) + " (" +
+           compact_products(name.substr(open + 2, name.size() - open - 3)) + ")";
   }
   const std::size_t open = name.find(" (");
   if (open == std::string::npos || name.back() != ')') {

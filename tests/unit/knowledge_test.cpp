@@ -81,8 +81,9 @@ TEST_CASE("a PCI revision names the one product, as rocminfo does (issue 22, N24
   REQUIRE(navi22 != nullptr);
   CHECK(navi22->name_for(0xc1) == "Radeon RX 6700 XT");  // libdrm amdgpu.ids: 73DF, C1
   CHECK(navi22->name_for(0xc0) == "Radeon RX 6750 XT");
-  CHECK(navi22->name_for(0x42) == navi22->name);  // a revision the table does not list
-  CHECK(navi22->name_for(std::nullopt) == navi22->name);
+  // A revision the table does not list, or none: every product once, as pci.ids lists them.
+  CHECK(navi22->name_for(0x42) == "Radeon RX 6700 / 6700 XT / 6750 XT / 6800M / 6850M XT");
+  CHECK(navi22->name_for(std::nullopt) == navi22->name_for(0x42));
   CHECK(navi22->source.find("amdgpu.ids") != std::string::npos);
   const PciIdEntry* phoenix = knowledge.amd_pci_id(0x15bf);
   REQUIRE(phoenix != nullptr);
@@ -96,6 +97,11 @@ TEST_CASE("a PCI revision names the one product, as rocminfo does (issue 22, N24
   const PciIdEntry* picasso = knowledge.amd_pci_id(0x15d8);
   REQUIRE(picasso != nullptr);
   CHECK(picasso->name_for(0xc8) == "Picasso / Raven 2 iGPU (Radeon Vega 11 Graphics)");
+  // Unknown revisions: the chips kept whole, the products in parentheses each once; a model
+  // number is never dropped.
+  CHECK(phoenix->name_for(0x42) == "Phoenix1 iGPU (Radeon 780M / 760M / 740M)");
+  CHECK(strix_halo->name_for(0x42) == "Radeon 8060S / 8050S / 8040S (Strix Halo)");
+  CHECK(picasso->name_for(0x42) == "Picasso / Raven 2 iGPU (Radeon Vega Series / Mobile Series)");
 }
 
 TEST_CASE("bad rules are refused with file:line:column", "[knowledge][lint]") {
