@@ -39,6 +39,19 @@ std::optional<KernelEventKind> classify_kernel_line(std::string_view line) {
       has(lower, "failed to load")) {
     return KernelEventKind::firmware_failed;
   }
+  // Faults the GPU itself reports: before the resets they lead to, which a line may name too.
+  if (has(lower, "uncorrectable") || has(lower, "poison") || has(lower, "bad page") ||
+      has(lower, "retired page")) {
+    return KernelEventKind::ras_error;
+  }
+  if ((has(lower, "hub") && has(lower, "page fault")) || has(lower, "vm_l2_protection_fault")) {
+    return KernelEventKind::vm_fault;  // [gfxhub] / [mmhub0] page fault, GCVM_L2_PROTECTION_FAULT
+  }
+  if (has(lower, "mes failed to respond") || has(lower, "mes ring buffer is full") ||
+      (has(lower, "kiq") && (has(lower, "failed") || has(lower, "timeout"))) ||
+      has(lower, "failed to halt cp")) {
+    return KernelEventKind::scheduler_hang;
+  }
   if (has(lower, "gpu reset") || has(lower, "amdgpu_job_timedout") ||
       (has(lower, "ring ") && has(lower, "timeout")) || has(lower, "gpu hang") ||
       has(lower, "gpu recovery")) {

@@ -71,6 +71,37 @@ std::map<std::string, std::uint32_t> firmware_versions(const Host& host, const s
   return firmware;
 }
 
+/// amdgpu's RAS counts (ras/<block>_err_count), by block; empty without RAS (most Radeons).
+std::map<std::string, RasCount> ras_counts(const Host& host, const std::string& dir) {
+  std::map<std::string, RasCount> counts;
+  constexpr std::string_view suffix = "_err_count";
+  if (const auto names = host.list_dir(dir + "/ras")) {
+    for (const auto& name : *names) {
+      if (name.size() <= suffix.size() || name.substr(name.size() - suffix.size()) != suffix) {
+        continue;
+      }
+      const auto text = host.read_file(dir + "/ras/" + name, 256);
+      if (const auto count = text ? parse_ras_count(*text) : std::nullopt) {
+        counts[name.substr(0, name.size() - suffix.size())] = *count;
+      }
+    }
+  }
+  return counts;
+}
+
+/// VRAM pages retired for errors: ras/gpu_vram_bad_pages, one "0x… : 0x… : R" line each.
+std::optional<std::size_t> bad_page_count(const Host& host, const std::string& dir) {
+  const auto text = host.read_file(dir + "/ras/gpu_vram_bad_pages", 1 << 20);
+  if (!text) {
+    return std::nullopt;
+  }
+  std::size_t pages = 0;
+  for (const auto line : util::split(*text, '\n')) {
+    pages += line.find(':') != std::string_view::npos ? 1 : 0;
+  }
+  return pages;
+}
+
 /// The render node amdgpu made for this function: drm/renderD<N>.
 std::optional<int> render_minor_of(const Host& host, const std::string& dir) {
   if (const auto names = host.list_dir(dir + "/drm")) {
@@ -116,6 +147,10 @@ std::optional<PciDevice> read_device(const Host& host, const std::string& bdf) {
   }
   if (result.is_amd_gpu()) {
     result.firmware = firmware_versions(host, dir);
+    result.ras = ras_counts(host, dir);
+    if (!result.ras.empty()) {
+      result.bad_pages = bad_page_count(host, dir);
+    }
   }
   if (const auto path = host.read_link(dir)) {
     result.upstream = upstream_from_sysfs_path(*path);
@@ -220,6 +255,28 @@ std::optional<int> parse_link_width(std::string_view text) {
     return std::nullopt;
   }
   return static_cast<int>(*value);
+}
+
+std::optional<RasCount> parse_ras_count(std::string_view text) {
+  std::optional<std::uint64_t> ue;
+  std::optional<std::uint64_t> ce;
+  for (const auto line : util::split(text, '\n')) {
+    const auto colon = line.find(':');
+    if (colon == std::string_view::npos) {
+      continue;
+    }
+    const auto key = util::trim(line.substr(0, colon));
+    const auto value = util::parse_unsigned(util::trim(line.substr(colon + 1)));
+    if (key == "ue") {
+      ue = value;
+    } else if (key == "ce") {
+      ce = value;
+    }
+  }
+  if (!ue || !ce) {
+    return std::nullopt;
+  }
+  return RasCount{*ue, *ce};
 }
 
 std::optional<GpuVendor> classify_gpu(std::uint16_t vendor, std::uint32_t class_code) {

@@ -26,4 +26,7 @@ std::vector<std::string> upstream_from_sysfs_path(std::string_view path);
 /// "16\n" → 16; "0" or garbage → nullopt.
 std::optional<int> parse_link_width(std::string_view text);
 
+/// amdgpu's ras/<block>_err_count: "ue: 1\nce: 0\n"; nullopt unless both counts are there.
+std::optional<RasCount> parse_ras_count(std::string_view text);
+
 }  // namespace rocdoc

@@ -24,6 +24,12 @@ struct PciLink {
   std::optional<int> max_width;
 };
 
+/// One RAS block's error counts ("ue: 1\nce: 0" in ras/umc_err_count).
+struct RasCount {
+  std::uint64_t uncorrectable = 0;
+  std::uint64_t correctable = 0;
+};
+
 struct PciDevice {
   std::string bdf;  ///< "0000:03:00.0"
   std::uint16_t vendor = 0;
@@ -36,6 +42,10 @@ struct PciDevice {
   std::optional<int> render_minor;    ///< N of the renderD<N> under the function's drm/
   /// Loaded firmware from fw_version/<name>_fw_version, by name ("mes" → 0x83); AMD GPUs only.
   std::map<std::string, std::uint32_t> firmware;
+  /// RAS error counts from ras/<block>_err_count, by block ("umc"); AMD GPUs with RAS only.
+  std::map<std::string, RasCount> ras;
+  /// VRAM pages retired for errors (ras/gpu_vram_bad_pages, one line each); nullopt without it.
+  std::optional<std::size_t> bad_pages;
   PciLink link;
   /// BDFs above this function, from the root port down (from its sysfs path); empty if unknown.
   std::vector<std::string> upstream;
@@ -369,6 +379,9 @@ enum class KernelEventKind {
   gpu_reset,             ///< a ring timeout, a GPU reset or hang
   iommu_fault,           ///< an IOMMU page fault (AMD-Vi IO_PAGE_FAULT)
   trap_handler_refused,  ///< "Failure to set tba address": KFD could not map an APU's trap handler
+  vm_fault,              ///< a GPU page fault ("[gfxhub] page fault", "VM_L2_PROTECTION_FAULT")
+  scheduler_hang,        ///< the MES or KIQ stopped answering ("MES failed to respond")
+  ras_error,             ///< an uncorrectable RAS/ECC error, poison, or a retired page
 };
 
 std::string_view to_string(KernelEventKind kind);

@@ -27,6 +27,9 @@ CheckResult driver_kfd_missing(const CheckContext& context);
 CheckResult driver_kfd_unusable(const CheckContext& context);
 CheckResult driver_firmware(const CheckContext& context);
 CheckResult driver_dkms_build(const CheckContext& context);
+
+// GPU faults this boot (gpu_faults.cpp)
+CheckResult driver_gpu_faults(const CheckContext& context);
 CheckResult driver_version(const CheckContext& context);
 CheckResult rocm_agents(const CheckContext& context);
 

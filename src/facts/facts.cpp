@@ -36,6 +36,12 @@ std::string_view to_string(KernelEventKind kind) {
       return "gpu_reset";
     case KernelEventKind::iommu_fault:
       return "iommu_fault";
+    case KernelEventKind::vm_fault:
+      return "vm_fault";
+    case KernelEventKind::scheduler_hang:
+      return "scheduler_hang";
+    case KernelEventKind::ras_error:
+      return "ras_error";
     case KernelEventKind::trap_handler_refused:
       break;
   }

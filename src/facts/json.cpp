@@ -101,6 +101,14 @@ json firmware_json(const std::map<std::string, std::uint32_t>& firmware) {
   return result;
 }
 
+json ras_json(const std::map<std::string, RasCount>& ras) {
+  json result = json::object();
+  for (const auto& [block, count] : ras) {
+    result[block] = {{"ue", count.uncorrectable}, {"ce", count.correctable}};
+  }
+  return result;
+}
+
 json pci_json(const PciFacts& pci) {
   json devices = json::array();
   for (const auto& d : pci.devices) {
@@ -115,6 +123,8 @@ json pci_json(const PciFacts& pci) {
         {"driver", optional_json(d.driver)},
         {"render_minor", optional_json(d.render_minor)},
         {"firmware", firmware_json(d.firmware)},
+        {"ras", ras_json(d.ras)},
+        {"bad_pages", optional_json(d.bad_pages)},
         {"vendor_name", d.vendor_name},
         {"device_name", d.device_name},
         {"gpu", d.gpu ? json(gpu_vendor_name(*d.gpu)) : json(nullptr)},

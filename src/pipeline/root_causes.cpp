@@ -163,6 +163,8 @@ const CauseRule k_rules[] = {
      unbound_gpus_have_no_driver},
     {"driver.amdgpu-missing", "driver.kfd-missing",
      "inside a container /dev/kfd is missing too when the host has not loaded amdgpu", nullptr},
+    {"driver.firmware", "driver.gpu-faults",
+     "the GPU runs firmware known to be broken for its target, which hangs and resets it", nullptr},
     {"rocm.agents", "driver.kfd-unusable",
      "KFD rejected the GPU, so /dev/kfd has no GPU to give (open fails with ENOMEM)",
      kfd_open_enomem},

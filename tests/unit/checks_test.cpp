@@ -509,6 +509,27 @@ TEST_CASE("a stale Triton and a PyPI torchvision beside a ROCm torch", "[checks]
   CHECK(result_of("amd-radeon-repo-torch", "torch.rocm-mismatch").status == Status::pass);
 }
 
+TEST_CASE("GPU faults of this boot: kinds, counts, times, and one recovered reset",
+          "[checks][driver]") {
+  const CheckResult hang = result_of("strix-halo-mes-hang-reset", "driver.gpu-faults");
+  CHECK(hang.status == Status::fail);
+  CHECK(hang.severity == Severity::error);
+  CHECK(hang.message ==
+        "the GPU faulted this boot: 1 GPU reset or ring timeout at 127033.279661 s, recovered; "
+        "1 MES/KIQ hang at 127037.563935 s");
+  CHECK(commands(hang) == Commands{"rocdoc snapshot --redact", ""});
+  CHECK(hang.fix.back().description.find("https://gitlab.freedesktop.org/drm/amd/-/issues") !=
+        std::string::npos);
+  const CheckResult reset = result_of("gpu-reset-recovered", "driver.gpu-faults");
+  CHECK(reset.status == Status::warn);
+  CHECK(reset.severity == Severity::warning);
+  CHECK(reset.message ==
+        "the GPU faulted this boot: 1 GPU reset or ring timeout at 312.522692 s, recovered");
+  // A log without faults passes; no log read at all skips.
+  CHECK(result_of("apu-dev-noexec-eperm", "driver.gpu-faults").status == Status::pass);
+  CHECK(result_of("full-stack-healthy", "driver.gpu-faults").status == Status::skip);
+}
+
 TEST_CASE("a wheel's ROCm differs from LD_LIBRARY_PATH's by patch level", "[checks][torch]") {
   const CheckResult r = result_of("torch-rocm60-wheel-over-rocm602", "torch.rocm-mismatch");
   CHECK(r.status == Status::warn);

@@ -225,6 +225,14 @@ TEST_CASE("PCI helpers: BDFs, sysfs paths, link widths and GPU classes", "[parse
             "../../../devices/pci0000:00/0000:00:01.1/0000:01:00.0/0000:02:00.0/0000:03:00.0") ==
         std::vector<std::string>{"0000:00:01.1", "0000:01:00.0", "0000:02:00.0"});
   CHECK(parse_link_width("16\n") == 16);
+  // amdgpu_ras_sysfs_read: "ue: %lu\nce: %lu\n".
+  const auto ras = parse_ras_count("ue: 2\nce: 17\n");
+  REQUIRE(ras);
+  CHECK(ras->uncorrectable == 2);
+  CHECK(ras->correctable == 17);
+  CHECK_FALSE(parse_ras_count("ue: 2\n"));
+  CHECK_FALSE(parse_ras_count("ue: x\nce: 0\n"));
+  CHECK_FALSE(parse_ras_count(""));
   CHECK_FALSE(parse_link_width("0\n").has_value());
   CHECK(classify_gpu(0x1002, 0x030000) == GpuVendor::amd);
   CHECK(classify_gpu(0x1002, 0x120000) ==

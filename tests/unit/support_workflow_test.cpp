@@ -101,6 +101,27 @@ TEST_CASE("Kernel log records: only GPU lines, as dmesg prints them") {
   CHECK(classify_kernel_line("[drm:amdgpu_job_timedout [amdgpu]] *ERROR* ring gfx_0.0.0 timeout") ==
         KernelEventKind::gpu_reset);
   CHECK_FALSE(classify_kernel_line("[drm] amdgpu kernel modesetting enabled."));
+  // GPU faults, as real logs print them (ROCm/legacy-rocm-build#6273, #5997; rocm-arch#829;
+  // freebsd/drm-kmod#78).
+  CHECK(classify_kernel_line("amdgpu 0000:c5:00.0: amdgpu: MES failed to respond to "
+                             "msg=REMOVE_QUEUE") == KernelEventKind::scheduler_hang);
+  CHECK(classify_kernel_line("[drm:gfx_v11_0_cp_gfx_enable.isra.0 [amdgpu]] *ERROR* failed to "
+                             "halt cp gfx") == KernelEventKind::scheduler_hang);
+  CHECK(classify_kernel_line("amdgpu 0000:0c:00.0: [drm:amdgpu_ring_test_helper [amdgpu]] "
+                             "*ERROR* ring kiq_2.1.0 test failed (-110)") ==
+        KernelEventKind::scheduler_hang);
+  CHECK(classify_kernel_line("amdgpu 0000:03:00.0: amdgpu: [gfxhub] page fault (src_id:0 "
+                             "ring:32 vmid:0 pasid:0)") == KernelEventKind::vm_fault);
+  CHECK(classify_kernel_line("amdgpu 0000:03:00.0: amdgpu: GCVM_L2_PROTECTION_FAULT_STATUS:"
+                             "0x00040A40") == KernelEventKind::vm_fault);
+  CHECK(classify_kernel_line("amdgpu 0000:03:00.0: amdgpu: ring comp_1.1.1 timeout, signaled "
+                             "seq=151, emitted seq=153") == KernelEventKind::gpu_reset);
+  CHECK(classify_kernel_line("amdgpu 0000:c5:00.0: amdgpu: GPU reset begin!") ==
+        KernelEventKind::gpu_reset);
+  CHECK(classify_kernel_line("amdgpu 0000:41:00.0: amdgpu: 1 uncorrectable hardware errors "
+                             "detected in UMC block") == KernelEventKind::ras_error);
+  CHECK(classify_kernel_line("AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x000d "
+                             "address=0x7f3a0000 flags=0x0020]") == KernelEventKind::iommu_fault);
   // The live /dev/kmsg (when this process may read it) never blocks and keeps only GPU lines.
   const KernelLog log = read_kernel_log();
   if (log.lines) {
