@@ -425,6 +425,34 @@ bool is_notice(const CheckResult& result) {
   return result.status == Status::warn && result.severity == Severity::info;
 }
 
+/// "rocdoc check --only ID,ID": the command that shows whether the fixes of a root cause worked,
+/// for it and the findings that follow from it (with --deep where one needs the runtime).
+std::string verify_command(const CheckRecord& record, const Causes& causes) {
+  std::vector<std::string> ids = {std::string(record.info->id)};
+  for (const CheckRecord* consequence : causes.consequences(record)) {
+    ids.emplace_back(consequence->info->id);
+  }
+  const bool deep = std::any_of(ids.begin(), ids.end(),
+                                [](const std::string& id) { return id.rfind("runtime.", 0) == 0; });
+  return "rocdoc check --only " + util::join(ids, ",") + (deep ? " --deep" : "");
+}
+
+/// "verify: rocdoc check --only …" on one line: a command is never wrapped.
+void render_verify(const CheckRecord& record, const Causes& causes, Page& page) {
+  if (record.info->id == "driver.gpu-faults") {
+    return;  // this boot's past: checking again shows the same lines until the next boot
+  }
+  // On the label's line when it fits; else on its own line, which is never wrapped.
+  const std::string command = page.clean(verify_command(record, causes));
+  const std::size_t columns = k_evidence_indent + 8 + text::display_width(command);
+  if (page.width() == 0 || columns <= page.width()) {
+    page.whole(k_evidence_indent, page.paint("verify:", k_bold) + " " + command);
+    return;
+  }
+  page.whole(k_evidence_indent, page.paint("verify:", k_bold));
+  page.whole(k_evidence_indent + k_command_extra, command);
+}
+
 void render_root(const CheckRecord& record, const Causes& causes, PrintedCommands& printed,
                  Page& page) {
   render_check_line(record, 2, page);
@@ -435,6 +463,9 @@ void render_root(const CheckRecord& record, const Causes& causes, PrintedCommand
   render_fixes(record, printed, page);
   const auto& consequences = causes.consequences(record);
   if (consequences.empty()) {
+    if (!record.result.fix.empty()) {
+      render_verify(record, causes, page);
+    }
     return;
   }
   page.whole(k_evidence_indent, page.paint("also because of this:", k_bold));
@@ -446,6 +477,9 @@ void render_root(const CheckRecord& record, const Causes& causes, PrintedCommand
         render_evidence_line(indent + page.glyph_columns() + 3, line, page);
       }
     }
+  }
+  if (!record.result.fix.empty()) {
+    render_verify(record, causes, page);
   }
 }
 
@@ -667,6 +701,19 @@ void render_summary(const Report& report, std::size_t problems, Page& page) {
                                   : summary.warnings > 0               ? k_yellow
                                                                        : k_green;
   page.paragraph(page.paint(lead, colour), lead.size(), rest, 2);
+  if (problems == 0 && unrun.empty()) {
+    // Nothing found, yet the user may still have a problem: the next step, and where to take it.
+    const bool deep = report.facts.runtime.has_value();
+    page.paragraph(
+        "", 0,
+        std::string("Still a problem? ") +
+            (deep ? "" : "Run `rocdoc check --deep` (it loads the GPU runtime), then ") +
+            "`rocdoc snapshot --redact`, and report it with that file: "
+            "https://github.com/ROCm/ROCm/issues for ROCm and its runtime, "
+            "https://github.com/pytorch/pytorch/issues for torch, your distribution's tracker "
+            "for its packages.",
+        0);
+  }
 }
 
 }  // namespace

@@ -98,6 +98,8 @@ class Page {
     paragraph(std::string(indent, ' '), indent, text, indent, code);
   }
   /// A line printed as it is, never wrapped (a fix command).
+  /// The columns a line may take; 0 when nothing is wrapped (a pipe without COLUMNS).
+  std::size_t width() const { return m_options.width; }
   void whole(std::size_t indent, std::string_view text, std::string_view code = {}) {
     m_out << std::string(indent, ' ') << paint(text, code) << "\n";
   }

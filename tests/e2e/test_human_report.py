@@ -90,7 +90,8 @@ def fix_commands(name, *args):
 def long_lines(output, width, commands):
     """Lines wider than `width` that are neither a fix command nor one unbreakable word."""
     return [line for line in output.split("\n")
-            if len(line) > width and line.strip() not in commands and " " in line.strip()]
+            if len(line) > width and line.strip() not in commands and " " in line.strip()
+            and not line.strip().startswith("rocdoc check --only ")]  # a verify command
 
 
 UTF8 = {"LANG": "C.UTF-8"}
@@ -210,6 +211,21 @@ for name in fixtures():
 
 _, out = text("check", "--root", fixture("full-stack-healthy"), **UTF8)
 results.check("✓ Kernel driver: 4 checks passed, 4 skipped" in out.split("\n"), f"a healthy area is one line: {out}")
+# Nothing found: the next step and where to report (issue 23 §5).
+results.check(out.rstrip("\n").split("\n")[-1].startswith(
+    "Still a problem? Run `rocdoc check --deep` (it loads the GPU runtime), then "
+    "`rocdoc snapshot --redact`, and report it with that file: https://github.com/ROCm/ROCm/issues"),
+    f"a report without findings ends with the next step: {out}")
+# After a root cause's fixes: the command that shows they worked, for it and what follows from it.
+_, verify_out = text("check", "--root", fixture("deep-container-groups-missing"), **UTF8)
+results.check("      verify: rocdoc check --only perm.container-groups,perm.kfd,perm.render,"
+              "runtime.hip-init --deep" in verify_out.split("\n"), f"a root cause's verify line: {verify_out}")
+_, verify_out = text("check", "--root", fixture("deep-container-groups-missing"), COLUMNS="80", **UTF8)
+results.check("        rocdoc check --only perm.container-groups,perm.kfd,perm.render,"
+              "runtime.hip-init --deep" in verify_out.split("\n"), f"a long verify command has its own line: {verify_out}")
+results.check("Still a problem?" not in verify_out, "a report with findings has no 'Still a problem?'")
+_, verify_out = text("check", "--root", fixture("gpu-reset-recovered"), **UTF8)
+results.check("verify:" not in verify_out, f"no verify line for this boot's past faults: {verify_out}")
 results.check("[driver.amdgpu-missing]" not in out and "gpu.none" not in out, "its checks are not listed")
 _, out = text("check", "--root", fixture("full-stack-healthy"), "-v", **UTF8)
 results.check("  ✓ amdgpu is loaded (initstate live)  [driver.amdgpu-missing]" in out.split("\n"),
