@@ -4,6 +4,7 @@
 
 #include <map>
 #include <set>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -43,6 +44,23 @@ class Causes {
     const auto it = m_root.find(&record);
     return it == m_root.end() ? nullptr : it->second;
   }
+  /// "rocdoc check --only ROOT,CONSEQUENCE,…": the command that shows whether a root cause's
+  /// fixes worked (with --deep where one needs the runtime); empty for a root without fixes, or
+  /// for this boot's GPU faults, which the kernel log keeps until the next boot.
+  std::string verify_command(const CheckRecord& root) const {
+    if (root.result.fix.empty() || root.info->id == "driver.gpu-faults") {
+      return "";
+    }
+    std::string ids(root.info->id);
+    bool deep = ids.rfind("runtime.", 0) == 0;
+    for (const CheckRecord* consequence : consequences(root)) {
+      ids += ",";
+      ids += consequence->info->id;
+      deep = deep || consequence->info->id.rfind("runtime.", 0) == 0;
+    }
+    return "rocdoc check --only " + ids + (deep ? " --deep" : "");
+  }
+
   /// The findings that follow from a root cause, in report order.
   const std::vector<const CheckRecord*>& consequences(const CheckRecord& root) const {
     static const std::vector<const CheckRecord*> none;

@@ -425,25 +425,13 @@ bool is_notice(const CheckResult& result) {
   return result.status == Status::warn && result.severity == Severity::info;
 }
 
-/// "rocdoc check --only ID,ID": the command that shows whether the fixes of a root cause worked,
-/// for it and the findings that follow from it (with --deep where one needs the runtime).
-std::string verify_command(const CheckRecord& record, const Causes& causes) {
-  std::vector<std::string> ids = {std::string(record.info->id)};
-  for (const CheckRecord* consequence : causes.consequences(record)) {
-    ids.emplace_back(consequence->info->id);
-  }
-  const bool deep = std::any_of(ids.begin(), ids.end(),
-                                [](const std::string& id) { return id.rfind("runtime.", 0) == 0; });
-  return "rocdoc check --only " + util::join(ids, ",") + (deep ? " --deep" : "");
-}
-
 /// "verify: rocdoc check --only …" on one line: a command is never wrapped.
 void render_verify(const CheckRecord& record, const Causes& causes, Page& page) {
-  if (record.info->id == "driver.gpu-faults") {
-    return;  // this boot's past: checking again shows the same lines until the next boot
+  const std::string command = page.clean(causes.verify_command(record));
+  if (command.empty()) {
+    return;
   }
   // On the label's line when it fits; else on its own line, which is never wrapped.
-  const std::string command = page.clean(verify_command(record, causes));
   const std::size_t columns = k_evidence_indent + 8 + text::display_width(command);
   if (page.width() == 0 || columns <= page.width()) {
     page.whole(k_evidence_indent, page.paint("verify:", k_bold) + " " + command);
@@ -463,9 +451,7 @@ void render_root(const CheckRecord& record, const Causes& causes, PrintedCommand
   render_fixes(record, printed, page);
   const auto& consequences = causes.consequences(record);
   if (consequences.empty()) {
-    if (!record.result.fix.empty()) {
-      render_verify(record, causes, page);
-    }
+    render_verify(record, causes, page);
     return;
   }
   page.whole(k_evidence_indent, page.paint("also because of this:", k_bold));
@@ -478,9 +464,7 @@ void render_root(const CheckRecord& record, const Causes& causes, PrintedCommand
       }
     }
   }
-  if (!record.result.fix.empty()) {
-    render_verify(record, causes, page);
-  }
+  render_verify(record, causes, page);
 }
 
 /// A finding that follows from a root cause in another area: one line here that says where,

@@ -356,15 +356,17 @@ void render_problem(const CheckRecord& record, std::size_t number, const Causes&
   }
   render_fixes(record, printed, out);
   const auto& consequences = causes.consequences(record);
-  if (consequences.empty()) {
-    return;
+  if (!consequences.empty()) {
+    out << "**Also because of this:**\n\n";
+    for (const CheckRecord* consequence : consequences) {
+      out << fmt::format("- {} ({}): {}\n", md::code(consequence->info->id),
+                         severity_word(consequence->result), md::text(consequence->result.message));
+    }
+    out << "\n";
   }
-  out << "**Also because of this:**\n\n";
-  for (const CheckRecord* consequence : consequences) {
-    out << fmt::format("- {} ({}): {}\n", md::code(consequence->info->id),
-                       severity_word(consequence->result), md::text(consequence->result.message));
+  if (const std::string verify = causes.verify_command(record); !verify.empty()) {
+    out << "**Verify:** " << md::code(verify) << "\n\n";
   }
-  out << "\n";
 }
 
 void render_problems(const std::vector<const CheckRecord*>& roots, const Causes& causes,

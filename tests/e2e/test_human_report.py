@@ -224,6 +224,9 @@ _, verify_out = text("check", "--root", fixture("deep-container-groups-missing")
 results.check("        rocdoc check --only perm.container-groups,perm.kfd,perm.render,"
               "runtime.hip-init --deep" in verify_out.split("\n"), f"a long verify command has its own line: {verify_out}")
 results.check("Still a problem?" not in verify_out, "a report with findings has no 'Still a problem?'")
+_, verify_md = text("check", "--root", fixture("deep-container-groups-missing"), "--format", "markdown")
+results.check("**Verify:** `rocdoc check --only perm.container-groups,perm.kfd,perm.render,"
+              "runtime.hip-init --deep`" in verify_md.split("\n"), f"Markdown's verify line: {verify_md}")
 _, verify_out = text("check", "--root", fixture("gpu-reset-recovered"), **UTF8)
 results.check("verify:" not in verify_out, f"no verify line for this boot's past faults: {verify_out}")
 results.check("[driver.amdgpu-missing]" not in out and "gpu.none" not in out, "its checks are not listed")
