@@ -1,5 +1,9 @@
 // Exact fix commands and messages of the checks, on fixtures and on small built snapshots.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
 
 #include <fmt/format.h>
 
@@ -528,6 +532,34 @@ TEST_CASE("GPU faults of this boot: kinds, counts, times, and one recovered rese
   // A log without faults passes; no log read at all skips.
   CHECK(result_of("apu-dev-noexec-eperm", "driver.gpu-faults").status == Status::pass);
   CHECK(result_of("full-stack-healthy", "driver.gpu-faults").status == Status::skip);
+}
+
+TEST_CASE("GPU faults from the RAS counters: uncorrectable errors and retired pages",
+          "[checks][driver]") {
+  // full-stack-healthy with amdgpu's ras/ files as amdgpu_ras_sysfs_read writes them ("ue: %lu
+  // \nce: %lu\n") and three bad-page records ("0x%08x : 0x%08x : %1s", amdgpu_ras.c).
+  namespace fs = std::filesystem;
+  const fs::path copy = fs::temp_directory_path() / ("rocdoc-ras-" + std::to_string(::getpid()));
+  fs::remove_all(copy);
+  fs::copy(std::string(ROCDOC_FIXTURES_DIR) + "/full-stack-healthy", copy,
+           fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  const fs::path ras = copy / "root/sys/bus/pci/devices/0000:03:00.0/ras";
+  fs::create_directories(ras);
+  std::ofstream(ras / "umc_err_count") << "ue: 2\nce: 5\n";
+  std::ofstream(ras / "gfx_err_count") << "ue: 0\nce: 1\n";
+  std::ofstream(ras / "gpu_vram_bad_pages")
+      << "0x00000001 : 0x00001000 : R\n0x00000002 : 0x00001000 : R\n0x00000003 : 0x00001000 : P\n";
+  const SnapshotHost host(copy.string());
+  const Report report = run_report(host, knowledge(), {});
+  const CheckResult r = result(report, "driver.gpu-faults");
+  fs::remove_all(copy);
+  CHECK(r.status == Status::fail);
+  CHECK(r.severity == Severity::error);
+  CHECK(r.message.find("counts 2 uncorrectable ECC errors (umc 2)") != std::string::npos);
+  CHECK(r.message.find("has retired 3 VRAM pages for errors") != std::string::npos);
+  CHECK(std::find_if(r.evidence.begin(), r.evidence.end(), [](const std::string& e) {
+          return e.find("ras/gfx_err_count ue 0 ce 1") != std::string::npos;
+        }) != r.evidence.end());
 }
 
 TEST_CASE("a wheel's ROCm differs from LD_LIBRARY_PATH's by patch level", "[checks][torch]") {
