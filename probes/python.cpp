@@ -202,7 +202,11 @@ void inspect_torch(const Host& host, PythonEnvironment& environment,
     }
   }
   if (const auto libs = host.list_dir(torch_dir + "/lib")) {
-    torch.hip_libraries = gpu_code_in(host, torch_dir + "/lib", *libs);
+    // A CUDA build's libraries hold no HIP code: their ELF section tables (gigabytes of
+    // libtorch_cuda.so and cuDNN on an NVIDIA host) are not opened.
+    if (torch.build != TorchBuild::cuda) {
+      torch.hip_libraries = gpu_code_in(host, torch_dir + "/lib", *libs);
+    }
     for (const auto& lib : *libs) {
       torch.bundles_hip = torch.bundles_hip || lib.rfind("libamdhip64.so", 0) == 0;
       if (lib.rfind("libhsa-runtime64.so", 0) == 0) {
