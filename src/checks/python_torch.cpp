@@ -258,7 +258,6 @@ CheckResult wrong_build(const CheckContext& context, TorchBuild build) {
                  found, fix);
 }
 
-/// The commands that put matching companions beside this torch.
 /// The first AMD GPU's target that `wheels` has a [device-*] extra for; "" if none.
 std::string target_with_device_extra(const CheckContext& context, const AmdWheelSet& wheels) {
   for (const AmdGpu& gpu : context.amd_gpus) {
@@ -270,6 +269,7 @@ std::string target_with_device_extra(const CheckContext& context, const AmdWheel
   return "";
 }
 
+/// The commands that put matching companions beside this torch.
 std::vector<Fix> companion_fixes(const CheckContext& context, const PythonEnvironment& environment,
                                  const TorchRelease* release) {
   const TorchInstall& torch = *environment.torch;
