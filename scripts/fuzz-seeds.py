@@ -247,6 +247,14 @@ def custom_seeds():
                 yield "rules", file, file.encode() + b"\n" + f.read()
     for label, content in offload_bundle_seeds():
         yield "offload_bundle", label, content
+    # klogctl(SYSLOG_ACTION_READ_ALL)'s text ("<6>[    7.026427] msg"): each fixture's recorded
+    # kernel-log lines with a priority, and amdgpu's RAS count files.
+    for name, path in fixtures():
+        log = manifest(path).get("kernel_log")
+        if isinstance(log, dict) and isinstance(log.get("lines"), list):
+            text = "".join(f"<6>{line}\n" for line in log["lines"] if isinstance(line, str))
+            yield "kernel_log", name, text.encode()
+    yield "kernel_log", "ras-count", b"ue: 2\nce: 17\n"
 
 
 def main():
