@@ -53,19 +53,30 @@ PciLink read_link_state(const Host& host, const std::string& dir) {
   return link;
 }
 
-/// amdgpu's fw_version/<name>_fw_version files ("0x00000083"); a zero version has no file.
-std::map<std::string, std::uint32_t> firmware_versions(const Host& host, const std::string& dir) {
-  std::map<std::string, std::uint32_t> firmware;
-  constexpr std::string_view suffix = "_fw_version";
-  if (const auto names = host.list_dir(dir + "/fw_version")) {
+/// The files of `dir` whose names end in `suffix`, by the rest of the name ("mes" for
+/// mes_fw_version), with their text (at most `max_bytes`); a file that cannot be read is left out.
+std::map<std::string, std::string> files_by_stem(const Host& host, const std::string& dir,
+                                                 std::string_view suffix, std::size_t max_bytes) {
+  std::map<std::string, std::string> files;
+  if (const auto names = host.list_dir(dir)) {
     for (const auto& name : *names) {
       if (name.size() <= suffix.size() || name.substr(name.size() - suffix.size()) != suffix) {
         continue;
       }
-      const auto text = host.read_file(dir + "/fw_version/" + name, 64);
-      if (const auto value = text ? util::parse_number<std::uint32_t>(*text, 0) : std::nullopt) {
-        firmware[name.substr(0, name.size() - suffix.size())] = *value;
+      if (auto text = host.read_file(dir + "/" + name, max_bytes)) {
+        files.emplace(name.substr(0, name.size() - suffix.size()), std::move(*text));
       }
+    }
+  }
+  return files;
+}
+
+/// amdgpu's fw_version/<name>_fw_version files ("0x00000083"); a zero version has no file.
+std::map<std::string, std::uint32_t> firmware_versions(const Host& host, const std::string& dir) {
+  std::map<std::string, std::uint32_t> firmware;
+  for (const auto& [name, text] : files_by_stem(host, dir + "/fw_version", "_fw_version", 64)) {
+    if (const auto value = util::parse_number<std::uint32_t>(text, 0)) {
+      firmware[name] = *value;
     }
   }
   return firmware;
@@ -74,16 +85,9 @@ std::map<std::string, std::uint32_t> firmware_versions(const Host& host, const s
 /// amdgpu's RAS counts (ras/<block>_err_count), by block; empty without RAS (most Radeons).
 std::map<std::string, RasCount> ras_counts(const Host& host, const std::string& dir) {
   std::map<std::string, RasCount> counts;
-  constexpr std::string_view suffix = "_err_count";
-  if (const auto names = host.list_dir(dir + "/ras")) {
-    for (const auto& name : *names) {
-      if (name.size() <= suffix.size() || name.substr(name.size() - suffix.size()) != suffix) {
-        continue;
-      }
-      const auto text = host.read_file(dir + "/ras/" + name, 256);
-      if (const auto count = text ? parse_ras_count(*text) : std::nullopt) {
-        counts[name.substr(0, name.size() - suffix.size())] = *count;
-      }
+  for (const auto& [block, text] : files_by_stem(host, dir + "/ras", "_err_count", 256)) {
+    if (const auto count = parse_ras_count(text)) {
+      counts[block] = *count;
     }
   }
   return counts;

@@ -583,24 +583,32 @@ std::string requirement_word(const std::string& package, const std::string& vers
   return util::is_shell_safe(version) ? "\"" + requirement + "\"" : util::shell_quote(requirement);
 }
 
-}  // namespace
+/// Whether an install line from AMD's index names the set's torch or only its companions.
+enum class AmdPackages { torch_and_companions, companions };
 
-std::string amd_wheel_install_line(const AmdWheelSet& set, const std::string& target,
-                                   const std::string& python) {
-  // The target is a gfx name the rules loader decoded from its KFD number.
-  return fmt::format("{} -m pip install --index-url {} {} {} {}", python,
+/// `<python> -m pip install --index-url URL ["torch[device-gfxN]==V"] "torchvision[device-gfxN]==V"
+/// "torchaudio==V"`. The target is a gfx name the rules loader decoded from its KFD number.
+std::string amd_index_install_line(const AmdWheelSet& set, const std::string& target,
+                                   const std::string& python, AmdPackages packages) {
+  const bool with_torch = packages == AmdPackages::torch_and_companions;
+  return fmt::format("{} -m pip install --index-url {} {}{} {}", python,
                      util::shell_word(set.index_url),
-                     requirement_word("torch[device-" + target + "]", set.torch),
+                     with_torch ? requirement_word("torch[device-" + target + "]", set.torch) + " "
+                                : std::string(),
                      requirement_word("torchvision[device-" + target + "]", set.torchvision),
                      requirement_word("torchaudio", set.torchaudio));
 }
 
+}  // namespace
+
+std::string amd_wheel_install_line(const AmdWheelSet& set, const std::string& target,
+                                   const std::string& python) {
+  return amd_index_install_line(set, target, python, AmdPackages::torch_and_companions);
+}
+
 std::string amd_companions_install_line(const AmdWheelSet& set, const std::string& target,
                                         const std::string& python) {
-  return fmt::format("{} -m pip install --index-url {} {} {}", python,
-                     util::shell_word(set.index_url),
-                     requirement_word("torchvision[device-" + target + "]", set.torchvision),
-                     requirement_word("torchaudio", set.torchaudio));
+  return amd_index_install_line(set, target, python, AmdPackages::companions);
 }
 
 std::string pip_install_line(const TorchRelease& release, const std::string& python,

@@ -212,13 +212,17 @@ std::string check_ids() {
   return ids;
 }
 
-/// The gfx targets of the embedded rules, as `rules show` and `--gpu` take them.
-std::string target_names() {
-  std::vector<std::string> names;
-  for (const auto& target : embedded_knowledge_data().targets) {
-    names.push_back(target.name);
-  }
-  return util::join(names, " ");
+/// The gfx targets of the embedded rules, as `rules show` and `--gpu` take them (built once: a
+/// script asks for them several times).
+const std::string& target_names() {
+  static const std::string names = [] {
+    std::vector<std::string> list;
+    for (const auto& target : embedded_knowledge_data().targets) {
+      list.push_back(target.name);
+    }
+    return util::join(list, " ");
+  }();
+  return names;
 }
 
 std::vector<std::string> check_areas() {

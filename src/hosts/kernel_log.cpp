@@ -177,19 +177,21 @@ std::optional<SyslogPrefix> parse_syslog_prefix(std::string_view line) {
   return SyslogPrefix{priority, *seconds * 1000000 + *micros, at + 1};
 }
 
+/// Whether /dev/kmsg shows this byte as "\xNN": below ' ', from 127 on, or a backslash.
+bool kmsg_escapes(char c) {
+  const auto byte = static_cast<unsigned char>(c);
+  return byte < ' ' || byte >= 127 || c == '\\';
+}
+
 /// `text` as /dev/kmsg shows it: a byte below ' ', from 127 on, or a backslash as "\xNN"
 /// (msg_add_ext_text).
 void append_kmsg_escaped(std::string& out, std::string_view text) {
   static constexpr char k_hex[] = "0123456789abcdef";
-  const auto escaped = [](char c) {
-    const auto byte = static_cast<unsigned char>(c);
-    return byte < ' ' || byte >= 127 || c == '\\';
-  };
   // Runs of plain bytes are appended whole: every record of the log passes here.
   std::size_t at = 0;
   while (at < text.size()) {
     const auto plain_end =
-        std::find_if(text.begin() + static_cast<std::ptrdiff_t>(at), text.end(), escaped);
+        std::find_if(text.begin() + static_cast<std::ptrdiff_t>(at), text.end(), kmsg_escapes);
     const auto plain = static_cast<std::size_t>(plain_end - text.begin()) - at;
     out.append(text.data() + at, plain);
     at += plain;
@@ -283,10 +285,7 @@ void assign_kmsg_record(std::string& record, const SyslogLines& lines) {
 
 /// Whether /dev/kmsg shows `text` otherwise than as it is (append_kmsg_escaped).
 bool has_kmsg_escapes(std::string_view text) {
-  return std::any_of(text.begin(), text.end(), [](char c) {
-    const auto byte = static_cast<unsigned char>(c);
-    return byte < ' ' || byte >= 127 || c == '\\';
-  });
+  return std::any_of(text.begin(), text.end(), kmsg_escapes);
 }
 
 }  // namespace

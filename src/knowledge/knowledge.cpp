@@ -64,21 +64,17 @@ std::string PciIdEntry::name_for(std::optional<std::uint8_t> revision) const {
       !revision ? products.end()
                 : std::find_if(products.begin(), products.end(),
                                [&](const auto& product) { return product.first == *revision; });
-  if (found == products.end()) {
-    // One of the id's products, which the revision does not tell: each named once, short.
-    const std::size_t open = name.find(" (");
-    if (open == std::string::npos || name.back() != ')') {
-      return compact_products(name);
-    }
-    return compact_products(name.substr(0, open)) + " (" +
-           compact_products(name.substr(open + 2, name.size() - open - 3)) + ")";
-  }
   const std::size_t open = name.find(" (");
   if (open == std::string::npos || name.back() != ')') {
-    return found->second;
+    // A plain list of products: the revision's one, else each named once, short.
+    return found == products.end() ? compact_products(name) : found->second;
   }
   const std::string before = name.substr(0, open);
   const std::string inside = name.substr(open + 2, name.size() - open - 3);
+  if (found == products.end()) {
+    // One of the id's products, which the revision does not tell: each named once, short.
+    return compact_products(before) + " (" + compact_products(inside) + ")";
+  }
   if (inside.find(" / ") == std::string::npos && before.find(" / ") != std::string::npos) {
     // "Radeon 8060S / Radeon 8050S / Radeon 8040S (Strix Halo)": one product, the chip kept.
     return found->second + name.substr(open);

@@ -450,17 +450,15 @@ void render_root(const CheckRecord& record, const Causes& causes, PrintedCommand
   render_evidence(record.result, page);
   render_fixes(record, printed, page);
   const auto& consequences = causes.consequences(record);
-  if (consequences.empty()) {
-    render_verify(record, causes, page);
-    return;
-  }
-  page.whole(k_evidence_indent, page.paint("also because of this:", k_bold));
-  const std::size_t indent = k_evidence_indent + 2;
-  for (const CheckRecord* consequence : consequences) {
-    render_check_line(*consequence, indent, page);
-    if (page.verbose()) {
-      for (const auto& line : consequence->result.evidence) {
-        render_evidence_line(indent + page.glyph_columns() + 3, line, page);
+  if (!consequences.empty()) {
+    page.whole(k_evidence_indent, page.paint("also because of this:", k_bold));
+    const std::size_t indent = k_evidence_indent + 2;
+    for (const CheckRecord* consequence : consequences) {
+      render_check_line(*consequence, indent, page);
+      if (page.verbose()) {
+        for (const auto& line : consequence->result.evidence) {
+          render_evidence_line(indent + page.glyph_columns() + 3, line, page);
+        }
       }
     }
   }
