@@ -109,6 +109,52 @@ struct RuntimeLoad {
   }
 };
 
+/// Copies timed in one direction (the first chunk, which touches the pages, left out).
+struct HipCopyRate {
+  std::uint64_t bytes = 0;
+  std::uint64_t nanoseconds = 0;
+
+  /// Bytes per second; nullopt when nothing was timed.
+  std::optional<double> bytes_per_second() const {
+    if (bytes == 0 || nanoseconds == 0) {
+      return std::nullopt;
+    }
+    return static_cast<double>(bytes) * 1e9 / static_cast<double>(nanoseconds);
+  }
+};
+
+/// The first word read back that was not the pattern the GPU wrote.
+struct HipWrongWord {
+  std::uint64_t offset = 0;
+  std::uint32_t expected = 0;
+  std::uint32_t found = 0;
+};
+
+/// runtime.compute on one GPU: device memory allocated, filled on the GPU (hipMemsetD32),
+/// read back and compared, and copies to and from it timed.
+struct HipCompute {
+  std::uint64_t bytes = 0;                     ///< device memory allocated and filled
+  std::vector<RuntimeCall> calls;              ///< the calls made for this GPU, in order
+  std::optional<std::string> running;          ///< the call it was in when the child ended
+  bool complete = false;                       ///< the child finished this GPU
+  std::optional<bool> pinned;                  ///< the host buffer was page-locked (hipHostMalloc)
+  std::optional<std::uint64_t> checked_bytes;  ///< read back and compared
+  std::optional<std::uint64_t> wrong_words;    ///< of those, words that were not the pattern
+  std::optional<HipWrongWord> first_wrong;
+  std::optional<HipCopyRate> host_to_device;
+  std::optional<HipCopyRate> device_to_host;
+
+  /// The first call that failed, hipHostMalloc aside (the copies then use ordinary memory).
+  const RuntimeCall* failed_call() const {
+    for (const auto& call : calls) {
+      if (call.status != 0 && call.function != "hipHostMalloc") {
+        return &call;
+      }
+    }
+    return nullptr;
+  }
+};
+
 struct HipDevice {
   int index = 0;
   std::string name;
@@ -117,7 +163,8 @@ struct HipDevice {
   std::optional<std::uint32_t> pci_domain;
   std::optional<std::uint32_t> pci_bus;
   std::optional<std::uint32_t> pci_device;
-  std::optional<RuntimeCall> error;  ///< hipGetDeviceProperties failed for it
+  std::optional<RuntimeCall> error;   ///< hipGetDeviceProperties failed for it
+  std::optional<HipCompute> compute;  ///< nullopt: not tried (an older rocdoc's snapshot)
 };
 
 struct HipRuntimeFacts {
@@ -126,7 +173,9 @@ struct HipRuntimeFacts {
   std::optional<std::int64_t> driver_version;
   std::optional<int> device_count;
   std::vector<HipDevice> devices;
-  std::optional<bool> round_trip;  ///< a 4 KiB copy to device 0 and back matched
+  std::optional<bool> round_trip;  ///< a 4 KiB copy to device 0 and back matched (older snapshots)
+  /// The device whose compute test was under way when the child ended (hang or crash there).
+  std::optional<int> computing;
 };
 
 struct SmiDevice {

@@ -385,6 +385,14 @@ const std::vector<CheckInfo>& table() {
        Judges::machine,
        {"pci", "kfd_topology"},
        checks::runtime_smi},
+      {"runtime.compute",
+       "Runtimes (--deep)",
+       "GPUs run work and copy at link speed",
+       Severity::error,
+       Scope::bare_metal,
+       Judges::machine,
+       {"pci", "kfd_topology", "system"},
+       checks::runtime_compute},
   };
   return k_checks;
 }

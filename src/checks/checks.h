@@ -80,6 +80,8 @@ CheckResult env_rocm_path(const CheckContext& context);
 // Deep checks (runtime.cpp): --deep, probe runtime
 CheckResult runtime_hip_init(const CheckContext& context);
 CheckResult runtime_smi(const CheckContext& context);
+// runtime_compute.cpp
+CheckResult runtime_compute(const CheckContext& context);
 
 // Shared helpers
 /// "Radeon RX 7900 XTX (0000:03:00.0, gfx1100)"

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "src/checks/checks.h"
+#include "src/checks/pcie_slot.h"
 #include "src/checks/software.h"
 #include "src/util/shell.h"
 #include "src/util/strings.h"
@@ -226,17 +227,7 @@ CheckResult pcie_link_degraded(const CheckContext& context) {
     }
     // The slot link of a Radeon card is the upstream port of the card's own switch: the
     // topmost AMD bridge directly above the GPU function.
-    const PciDevice* slot = gpu.pci;
-    const PciDevice* parent = nullptr;
-    for (auto it = gpu.pci->upstream.rbegin(); it != gpu.pci->upstream.rend(); ++it) {
-      const PciDevice* above = pci.find(*it);
-      if (above != nullptr && above->vendor == 0x1002 && above->is_bridge()) {
-        slot = above;
-        continue;
-      }
-      parent = above;
-      break;
-    }
+    const auto [slot, parent] = slot_link(pci, *gpu.pci);
     const PciLink& link = slot->link;
     if (!link.current_width || !link.max_width) {
       continue;

@@ -29,7 +29,7 @@ constexpr std::string_view k_hsa_header =
 constexpr std::string_view k_smi_header =
     "https://github.com/ROCm/rocm_smi_lib/blob/amd-staging/include/rocm_smi/rocm_smi.h";
 
-constexpr std::array<RuntimeCause, 9> k_causes = {{
+constexpr std::array<RuntimeCause, 14> k_causes = {{
     {"hipErrorNoDevice",
      "the runtime found no GPU it can use: /dev/kfd or the render nodes cannot be opened, the "
      "visible-device variables hide every GPU, or the kernel driver shows none",
@@ -48,6 +48,22 @@ constexpr std::array<RuntimeCause, 9> k_causes = {{
     {"hipErrorInitializationError", "the runtime failed to initialise the HSA runtime",
      k_hip_errors},
     {"hipErrorNotInitialized", "the runtime failed to initialise the HSA runtime", k_hip_errors},
+    // runtime.compute: the calls of the compute test.
+    {"hipErrorOutOfMemory",
+     "the GPU has not that much free memory: other processes hold it, or (on an APU) the memory "
+     "set aside for the GPU is small",
+     k_hip_errors},
+    {"hipErrorIllegalAddress",
+     "the GPU faulted on a memory access while it ran the runtime's own kernel: a driver, "
+     "firmware or hardware fault (see driver.gpu-faults)",
+     k_hip_errors},
+    {"hipErrorLaunchFailure",
+     "the GPU failed while it ran the runtime's own kernel: a driver, firmware or hardware "
+     "fault, or a wrong HSA_OVERRIDE_GFX_VERSION",
+     k_hip_errors},
+    {"hipErrorLaunchTimeOut", "the runtime's own kernel did not finish: the GPU hung",
+     k_hip_errors},
+    {"hipErrorECCNotCorrectable", "the GPU's memory had an uncorrectable ECC error", k_hip_errors},
     {"HSA_STATUS_ERROR_OUT_OF_RESOURCES",
      "hsa_init could not open /dev/kfd (it is missing, or this user may not open it)",
      k_hsa_header},
@@ -59,22 +75,6 @@ constexpr std::array<RuntimeCause, 9> k_causes = {{
 }};
 
 // ---- shared evidence -----------------------------------------------------------------------
-
-std::string describe_call(const RuntimeCall& call) {
-  // HSA's statuses are written in hex in its header and in every log (0x1008).
-  const bool hsa = call.name.rfind("HSA_", 0) == 0 || call.function.rfind("hsa_", 0) == 0;
-  std::string text =
-      hsa ? fmt::format("{} returned {} (0x{:x})", call.function, call.name, call.status)
-          : fmt::format("{} returned {} ({})", call.function, call.name, call.status);
-  std::string_view description = call.description;
-  if (description.rfind(call.name + ": ", 0) == 0) {
-    description.remove_prefix(call.name.size() + 2);
-  }
-  if (!description.empty() && description != call.name) {
-    text += ": " + std::string(description);
-  }
-  return text;
-}
 
 /// What the library printed is never shown (the human report stays free of its noise): its
 /// size, and where the JSON report keeps its first lines.
@@ -169,13 +169,6 @@ std::string list_or_none(const std::vector<std::string>& names) {
 const RuntimeCall* hsa_init_call(const CheckContext& context) {
   const auto& runtime = context.facts.runtime;
   return runtime && runtime->hsa ? runtime->hsa->load.call("hsa_init") : nullptr;
-}
-
-std::string hip_identity(const HipRuntimeFacts& hip) {
-  return fmt::format("HIP {} loaded from {}",
-                     hip.runtime_version ? runtime::hip_version_text(*hip.runtime_version)
-                                         : std::string("(version unknown)"),
-                     hip.load.loaded.value_or("?"));
 }
 
 std::vector<Fix> hip_error_fixes(const RuntimeCall& call) {
@@ -366,6 +359,29 @@ std::string smi_identity(const SmiRuntimeFacts& smi) {
 
 }  // namespace
 
+std::string describe_call(const RuntimeCall& call) {
+  // HSA's statuses are written in hex in its header and in every log (0x1008).
+  const bool hsa = call.name.rfind("HSA_", 0) == 0 || call.function.rfind("hsa_", 0) == 0;
+  std::string text =
+      hsa ? fmt::format("{} returned {} (0x{:x})", call.function, call.name, call.status)
+          : fmt::format("{} returned {} ({})", call.function, call.name, call.status);
+  std::string_view description = call.description;
+  if (description.rfind(call.name + ": ", 0) == 0) {
+    description.remove_prefix(call.name.size() + 2);
+  }
+  if (!description.empty() && description != call.name) {
+    text += ": " + std::string(description);
+  }
+  return text;
+}
+
+std::string hip_identity(const HipRuntimeFacts& hip) {
+  return fmt::format("HIP {} loaded from {}",
+                     hip.runtime_version ? runtime::hip_version_text(*hip.runtime_version)
+                                         : std::string("(version unknown)"),
+                     hip.load.loaded.value_or("?"));
+}
+
 const RuntimeCause* runtime_cause(std::string_view name) {
   for (const auto& cause : k_causes) {
     if (cause.name == name) {
@@ -386,8 +402,11 @@ CheckResult runtime_hip_init(const CheckContext& context) {
   }
   const HipRuntimeFacts& hip = *context.facts.runtime->hip;
   std::vector<std::string> evidence = load_evidence(hip.load);
-  if (auto problem =
-          child_problem(hip.load, "the HIP runtime", context.facts.runtime->timeout_seconds)) {
+  // A child that ended during a GPU's compute test had answered everything this check reads:
+  // the hang or crash is runtime.compute's finding.
+  if (auto problem = hip.computing ? std::nullopt
+                                   : child_problem(hip.load, "the HIP runtime",
+                                                   context.facts.runtime->timeout_seconds)) {
     return finding(Severity::error, *problem, std::move(evidence),
                    {{"Run the same calls with the runtime's own log to see where it stops",
                      "AMD_LOG_LEVEL=4 rocdoc check --deep --only runtime.hip-init -v", false}});

@@ -1,9 +1,13 @@
-// The causes rocdoc gives for the runtimes' error names (runtime.hip-init, runtime.smi): one
-// table in src/checks/runtime.cpp, each row with its source.
+// The causes rocdoc gives for the runtimes' error names (runtime.hip-init, runtime.smi,
+// runtime.compute): one table in src/checks/runtime.cpp, each row with its source; and how the
+// deep checks write a call and the HIP runtime that answered.
 #pragma once
 
 #include <span>
+#include <string>
 #include <string_view>
+
+#include "rocdoc/runtime.h"
 
 namespace rocdoc::checks {
 
@@ -16,5 +20,10 @@ struct RuntimeCause {
 /// The row for an error name, or null.
 const RuntimeCause* runtime_cause(std::string_view name);
 std::span<const RuntimeCause> runtime_causes();
+
+/// "hipMalloc returned hipErrorOutOfMemory (2): out of memory"
+std::string describe_call(const RuntimeCall& call);
+/// "HIP 6.2.41134 loaded from /opt/rocm/lib/libamdhip64.so.6"
+std::string hip_identity(const HipRuntimeFacts& hip);
 
 }  // namespace rocdoc::checks

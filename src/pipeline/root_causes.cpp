@@ -127,6 +127,30 @@ bool hip_found_no_binary(const CheckResult&, const CheckResult&, const CheckCont
                      });
 }
 
+/// runtime.compute found work that failed (an error), not only slow copies (a warning).
+bool compute_failed(const CheckResult&, const CheckResult& consequence, const CheckContext&) {
+  return consequence.severity == Severity::error;
+}
+
+/// runtime.compute found only slow copies, on a machine whose IOMMU translates DMA.
+bool compute_slow(const CheckResult&, const CheckResult& consequence, const CheckContext&) {
+  return consequence.severity == Severity::warning;
+}
+
+/// A GPU's compute test failed for want of code for the target the runtime was given.
+bool compute_found_no_code(const CheckResult&, const CheckResult&, const CheckContext& context) {
+  const auto& runtime = context.facts.runtime;
+  if (!runtime || !runtime->hip) {
+    return false;
+  }
+  return std::any_of(
+      runtime->hip->devices.begin(), runtime->hip->devices.end(), [](const HipDevice& device) {
+        const RuntimeCall* failed = device.compute ? device.compute->failed_call() : nullptr;
+        return failed != nullptr && (failed->name == "hipErrorNoBinaryForGpu" ||
+                                     failed->name == "hipErrorInvalidDeviceFunction");
+      });
+}
+
 const CauseRule k_rules[] = {
     // --deep: the HIP runtime fails for a reason another finding already names.
     {"perm.kfd", "runtime.hip-init",
@@ -141,6 +165,17 @@ const CauseRule k_rules[] = {
     {"torch.arch-missing", "runtime.hip-init",
      "the HIP runtime reports no binary for the GPU because the wheel has no code for its target",
      hip_found_no_binary},
+    // --deep: work on the GPU fails or copies crawl for a reason another finding names.
+    {"driver.gpu-faults", "runtime.compute",
+     "the GPU faulted this boot (the kernel log or its RAS counters say so): the work that "
+     "failed on it is that fault",
+     compute_failed},
+    {"arch.override-wrong", "runtime.compute",
+     "the override gives the GPU a target the runtime has no code for, so even its own fill "
+     "kernel cannot run",
+     compute_found_no_code},
+    {"iommu.mode", "runtime.compute",
+     "the IOMMU translates every DMA transfer, which slows host-device copies", compute_slow},
     // Permissions: the session or the container lacks the group, so the nodes do not open.
     {"perm.container-groups", "perm.kfd",
      "the container was started without /dev/kfd's group (--group-add)", kfd_group_not_added},

@@ -66,6 +66,13 @@ using HipMallocFn = HipError (*)(void**, std::size_t);
 using HipMemcpyFn = HipError (*)(void*, const void*, std::size_t, HipMemcpyKind);
 using HipFreeFn = HipError (*)(void*);
 using HipGetErrorNameFn = const char* (*)(HipError);
+using HipSetDeviceFn = HipError (*)(int);
+/// hipMemsetD32(hipDeviceptr_t dest, int value, size_t count): hipDeviceptr_t is void*.
+using HipMemsetD32Fn = HipError (*)(void*, int, std::size_t);
+using HipDeviceSynchronizeFn = HipError (*)();
+using HipHostMallocFn = HipError (*)(void**, std::size_t, unsigned int);
+using HipHostFreeFn = HipError (*)(void*);
+inline constexpr unsigned int k_hip_host_malloc_default = 0;
 
 // ---- rocm_smi_lib (rocm_smi/rocm_smi.h) -----------------------------------------------------
 

@@ -1,8 +1,13 @@
 #include "src/runtime/children.h"
 
+#include <algorithm>
 #include <array>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string_view>
 
 #include "src/runtime/abi.h"
@@ -67,6 +72,11 @@ struct Hip {
   abi::HipMemcpyFn copy = nullptr;
   abi::HipFreeFn release = nullptr;
   abi::HipGetErrorNameFn error_name = nullptr;
+  abi::HipSetDeviceFn set_device = nullptr;
+  abi::HipMemsetD32Fn fill = nullptr;
+  abi::HipDeviceSynchronizeFn synchronize = nullptr;
+  abi::HipHostMallocFn host_allocate = nullptr;  ///< optional: copies then use ordinary memory
+  abi::HipHostFreeFn host_release = nullptr;
   const ResultWriter* out = nullptr;
 
   /// Announces the call, makes it, writes its status; true on hipSuccess.
@@ -79,14 +89,15 @@ struct Hip {
   }
 };
 
-void hip_device(const Hip& hip, int index) {
+/// Reads device `index`'s properties; its total memory when they were read.
+std::optional<std::uint64_t> hip_device(const Hip& hip, int index) {
   // The legacy struct is smaller than this buffer; whatever a newer runtime writes past the
   // fields rocdoc reads stays inside it.
   alignas(std::max_align_t) static std::array<unsigned char, abi::k_hip_device_prop_buffer> buffer;
   buffer.fill(0);
   auto* props = reinterpret_cast<abi::HipDevicePropPrefix*>(buffer.data());
   if (!hip.call("hipGetDeviceProperties", [&] { return hip.properties(props, index); })) {
-    return;
+    return std::nullopt;
   }
   const std::string i = std::to_string(index);
   const ResultWriter& out = *hip.out;
@@ -96,29 +107,208 @@ void hip_device(const Hip& hip, int index) {
   out.line({"device", i, "pci_domain", std::to_string(props->pciDomainID)});
   out.line({"device", i, "pci_bus", std::to_string(props->pciBusID)});
   out.line({"device", i, "pci_device", std::to_string(props->pciDeviceID)});
+  return props->totalGlobalMem;
 }
 
-/// 4 KiB to device 0 and back, compared byte for byte.
-void hip_round_trip(const Hip& hip) {
-  constexpr std::size_t k_bytes = 4096;
-  std::array<unsigned char, k_bytes> sent{};
-  std::array<unsigned char, k_bytes> back{};
-  for (std::size_t i = 0; i < k_bytes; ++i) {
-    sent[i] = static_cast<unsigned char>(i * 7 + 3);
+// ---- HIP: real work on each GPU (runtime.compute) -------------------------------------------
+
+/// The device memory filled on each GPU, at most: and at most an eighth of what it has.
+constexpr std::size_t k_compute_bytes = std::size_t{256} << 20;
+/// The page-locked host buffer each copy goes through (one, reused: host memory is bounded).
+constexpr std::size_t k_chunk_bytes = std::size_t{16} << 20;
+/// How long the copies of all GPUs may take together, shared out (at least two chunks each way
+/// are always copied): a slow link still ends within a second per GPU, 8 GPUs within 2 s.
+constexpr auto k_copy_budget_all = std::chrono::milliseconds(1200);
+constexpr auto k_copy_budget_most = std::chrono::milliseconds(300);  ///< for one GPU
+constexpr auto k_copy_budget_least = std::chrono::milliseconds(60);
+
+/// One GPU's share of the copy time: two thirds to read back (and compare), one to write.
+struct CopyBudget {
+  std::chrono::milliseconds read_back;
+  std::chrono::milliseconds write;
+};
+
+CopyBudget copy_budget(int devices) {
+  const auto share =
+      std::clamp(k_copy_budget_all / std::max(devices, 1), k_copy_budget_least, k_copy_budget_most);
+  return {share * 2 / 3, share / 3};
+}
+
+/// What hipMemsetD32 writes on device `index`: never 0 or all ones, different per GPU.
+std::uint32_t fill_pattern(int index) { return 0x5eed0000u | static_cast<std::uint32_t>(index); }
+
+std::size_t compute_bytes(std::optional<std::uint64_t> total_memory) {
+  std::uint64_t bytes = k_compute_bytes;
+  if (total_memory) {
+    bytes = std::min<std::uint64_t>(bytes, *total_memory / 8 / k_chunk_bytes * k_chunk_bytes);
   }
+  return static_cast<std::size_t>(std::max<std::uint64_t>(bytes, k_chunk_bytes));
+}
+
+/// The host side of the copies: page-locked by hipHostMalloc where it can, else ordinary memory
+/// (whose copies are slower, so their rate is shown, never judged).
+struct HostBuffer {
+  std::uint32_t* words = nullptr;
+  bool pinned = false;
+};
+
+/// The chunk order of the read-back: the first, the last, then the rest from the start, so
+/// that even a slow link checks both ends of the allocation.
+std::size_t chunk_at(std::size_t step, std::size_t chunks) {
+  if (step == 0 || chunks < 2) {
+    return step;
+  }
+  return step == 1 ? chunks - 1 : step - 1;
+}
+
+struct CopyTotals {
+  std::uint64_t bytes = 0;
+  std::chrono::nanoseconds time{0};
+  std::size_t chunks = 0;
+};
+
+/// The timed part of a copy loop, the first chunk (first touch of the pages) left out where
+/// there is more than one.
+void add_copy(CopyTotals& totals, std::chrono::nanoseconds took) {
+  if (++totals.chunks == 2) {
+    totals.bytes = 0;
+    totals.time = std::chrono::nanoseconds(0);
+  }
+  totals.bytes += k_chunk_bytes;
+  totals.time += took;
+}
+
+void write_copy(const ResultWriter& out, const std::string& i, const char* direction,
+                const CopyTotals& totals) {
+  if (totals.chunks > 0) {
+    out.line({"compute", i, "copy", direction, std::to_string(totals.bytes),
+              std::to_string(totals.time.count())});
+  }
+}
+
+/// Copies the filled memory back chunk by chunk and compares every word; false when a copy
+/// failed. Writes how much was checked, and the first wrong word.
+bool read_back(const Hip& hip, const std::string& i, unsigned char* device, std::size_t bytes,
+               std::uint32_t pattern, const HostBuffer& host, std::chrono::milliseconds budget) {
+  using Clock = std::chrono::steady_clock;
+  const std::size_t chunks = bytes / k_chunk_bytes;
+  const std::size_t words = k_chunk_bytes / sizeof(std::uint32_t);
+  CopyTotals totals;
+  std::uint64_t checked = 0;
+  std::uint64_t wrong = 0;
+  std::optional<std::array<std::uint64_t, 3>> first_wrong;  // offset, expected, found
+  abi::HipError status = abi::k_hip_success;
+  hip.out->line({"call", "hipMemcpy"});
+  const auto start = Clock::now();
+  for (std::size_t step = 0; step < chunks; ++step) {
+    if (step >= 2 && Clock::now() - start > budget) {
+      break;
+    }
+    const std::size_t chunk = chunk_at(step, chunks);
+    const auto before = Clock::now();
+    status = hip.copy(host.words, device + chunk * k_chunk_bytes, k_chunk_bytes,
+                      abi::k_hip_memcpy_device_to_host);
+    add_copy(totals, Clock::now() - before);
+    if (status != abi::k_hip_success) {
+      break;
+    }
+    for (std::size_t w = 0; w < words; ++w) {
+      if (host.words[w] != pattern) {
+        if (!first_wrong) {
+          first_wrong = {chunk * k_chunk_bytes + w * sizeof(std::uint32_t), pattern, host.words[w]};
+        }
+        ++wrong;
+      }
+    }
+    checked += k_chunk_bytes;
+  }
+  hip.out->line({"status", "hipMemcpy", std::to_string(status), text(hip.error_name(status))});
+  write_copy(*hip.out, i, "d2h", totals);
+  hip.out->line({"compute", i, "checked", std::to_string(checked), std::to_string(wrong)});
+  if (first_wrong) {
+    hip.out->line({"compute", i, "wrong", std::to_string((*first_wrong)[0]),
+                   std::to_string((*first_wrong)[1]), std::to_string((*first_wrong)[2])});
+  }
+  return status == abi::k_hip_success;
+}
+
+/// Times host-to-device copies of the buffer over the allocation.
+void write_to_device(const Hip& hip, const std::string& i, unsigned char* device, std::size_t bytes,
+                     const HostBuffer& host, std::chrono::milliseconds budget) {
+  using Clock = std::chrono::steady_clock;
+  std::fill_n(host.words, k_chunk_bytes / sizeof(std::uint32_t), 0xa5a5a5a5u);
+  CopyTotals totals;
+  abi::HipError status = abi::k_hip_success;
+  hip.out->line({"call", "hipMemcpy"});
+  const auto start = Clock::now();
+  for (std::size_t chunk = 0; chunk < bytes / k_chunk_bytes; ++chunk) {
+    if (chunk >= 2 && Clock::now() - start > budget) {
+      break;
+    }
+    const auto before = Clock::now();
+    status = hip.copy(device + chunk * k_chunk_bytes, host.words, k_chunk_bytes,
+                      abi::k_hip_memcpy_host_to_device);
+    add_copy(totals, Clock::now() - before);
+    if (status != abi::k_hip_success) {
+      break;
+    }
+  }
+  hip.out->line({"status", "hipMemcpy", std::to_string(status), text(hip.error_name(status))});
+  write_copy(*hip.out, i, "h2d", totals);
+}
+
+/// The host buffer, page-locked where hipHostMalloc gives it (called on the first GPU).
+HostBuffer host_buffer(const Hip& hip) {
+  HostBuffer host;
+  void* pinned = nullptr;
+  if (hip.host_allocate != nullptr && hip.host_release != nullptr &&
+      hip.call("hipHostMalloc",
+               [&] {
+                 return hip.host_allocate(&pinned, k_chunk_bytes, abi::k_hip_host_malloc_default);
+               }) &&
+      pinned != nullptr) {
+    host.words = static_cast<std::uint32_t*>(pinned);
+    host.pinned = true;
+    return host;
+  }
+  host.words = static_cast<std::uint32_t*>(std::aligned_alloc(4096, k_chunk_bytes));
+  return host;
+}
+
+/// On one GPU: allocate, fill on the GPU (hipMemsetD32 runs the runtime's own fill kernel),
+/// wait for it, read everything back and compare it, then time copies to the GPU.
+void hip_compute(const Hip& hip, int index, std::optional<std::uint64_t> total_memory,
+                 std::optional<HostBuffer>& host, CopyBudget budget) {
+  const std::string i = std::to_string(index);
+  const ResultWriter& out = *hip.out;
+  const std::size_t bytes = compute_bytes(total_memory);
+  out.line({"compute", i, "begin", std::to_string(bytes)});
+  const auto end = [&] { out.line({"compute", i, "end"}); };
+  if (!hip.call("hipSetDevice", [&] { return hip.set_device(index); })) {
+    return end();
+  }
+  if (!host) {
+    host = host_buffer(hip);
+  }
+  if (host->words == nullptr) {
+    return end();
+  }
+  out.line({"compute", i, "pinned", host->pinned ? "1" : "0"});
   void* device = nullptr;
-  if (!hip.call("hipMalloc", [&] { return hip.allocate(&device, k_bytes); })) {
-    return;
+  if (!hip.call("hipMalloc", [&] { return hip.allocate(&device, bytes); })) {
+    return end();
   }
-  const bool copied = hip.call("hipMemcpy", [&] {
-    return hip.copy(device, sent.data(), k_bytes, abi::k_hip_memcpy_host_to_device);
-  }) && hip.call("hipMemcpy", [&] {
-    return hip.copy(back.data(), device, k_bytes, abi::k_hip_memcpy_device_to_host);
-  });
-  if (copied) {
-    hip.out->line({"value", "round_trip", sent == back ? "ok" : "mismatch"});
+  const std::uint32_t pattern = fill_pattern(index);
+  auto* base = static_cast<unsigned char*>(device);
+  if (hip.call(
+          "hipMemsetD32",
+          [&] { return hip.fill(device, static_cast<int>(pattern), bytes / sizeof pattern); }) &&
+      hip.call("hipDeviceSynchronize", [&] { return hip.synchronize(); }) &&
+      read_back(hip, i, base, bytes, pattern, *host, budget.read_back)) {
+    write_to_device(hip, i, base, bytes, *host, budget.write);
   }
   hip.call("hipFree", [&] { return hip.release(device); });
+  end();
 }
 
 // ---- rocm_smi -----------------------------------------------------------------------------
@@ -254,18 +444,22 @@ int hip_child(const std::vector<std::string>& candidates, int result_fd) {
   }
   Hip hip;
   hip.out = &out;
-  if (!find_symbols(*lib, out, std::pair{&hip.runtime_version, "hipRuntimeGetVersion"},
-                    std::pair{&hip.driver_version, "hipDriverGetVersion"},
-                    std::pair{&hip.device_count, "hipGetDeviceCount"},
-                    std::pair{&hip.allocate, "hipMalloc"}, std::pair{&hip.copy, "hipMemcpy"},
-                    std::pair{&hip.release, "hipFree"},
-                    std::pair{&hip.error_name, "hipGetErrorName"})) {
+  if (!find_symbols(
+          *lib, out, std::pair{&hip.runtime_version, "hipRuntimeGetVersion"},
+          std::pair{&hip.driver_version, "hipDriverGetVersion"},
+          std::pair{&hip.device_count, "hipGetDeviceCount"}, std::pair{&hip.allocate, "hipMalloc"},
+          std::pair{&hip.copy, "hipMemcpy"}, std::pair{&hip.release, "hipFree"},
+          std::pair{&hip.error_name, "hipGetErrorName"}, std::pair{&hip.set_device, "hipSetDevice"},
+          std::pair{&hip.fill, "hipMemsetD32"},
+          std::pair{&hip.synchronize, "hipDeviceSynchronize"})) {
     out.line({"end"});
     return 0;
   }
   // The legacy export: optional, so that a release that drops it still gets its count
   // compared (without gfx names).
   hip.properties = lib->symbol<abi::HipGetDevicePropertiesFn>("hipGetDeviceProperties");
+  hip.host_allocate = lib->symbol<abi::HipHostMallocFn>("hipHostMalloc");
+  hip.host_release = lib->symbol<abi::HipHostFreeFn>("hipHostFree");
   int version = 0;
   if (hip.call("hipRuntimeGetVersion", [&] { return hip.runtime_version(&version); })) {
     out.line({"value", "runtime_version", std::to_string(version)});
@@ -276,11 +470,16 @@ int hip_child(const std::vector<std::string>& candidates, int result_fd) {
   int count = 0;
   if (hip.call("hipGetDeviceCount", [&] { return hip.device_count(&count); })) {
     out.line({"value", "device_count", std::to_string(count)});
-    for (int i = 0; i < count && i < k_max_devices && hip.properties != nullptr; ++i) {
-      hip_device(hip, i);
+    const int devices = std::min(count, k_max_devices);
+    std::vector<std::optional<std::uint64_t>> memory(static_cast<std::size_t>(devices));
+    for (int i = 0; i < devices && hip.properties != nullptr; ++i) {
+      memory[static_cast<std::size_t>(i)] = hip_device(hip, i);
     }
-    if (count > 0) {
-      hip_round_trip(hip);
+    // Real work on every GPU, one after the other (parallel copies would share the host's
+    // links and spoil each other's rates). The host buffer is never freed: the child _exits.
+    std::optional<HostBuffer> host;
+    for (int i = 0; i < devices; ++i) {
+      hip_compute(hip, i, memory[static_cast<std::size_t>(i)], host, copy_budget(devices));
     }
   }
   out.line({"end"});

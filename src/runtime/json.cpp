@@ -193,6 +193,41 @@ ordered load_json(const RuntimeLoad& load) {
           {"error", load.error.empty() ? ordered(nullptr) : ordered(load.error)}};
 }
 
+ordered rate_json(const std::optional<HipCopyRate>& rate) {
+  if (!rate) {
+    return nullptr;
+  }
+  return {{"bytes", rate->bytes},
+          {"nanoseconds", rate->nanoseconds},
+          {"bytes_per_second", maybe(rate->bytes_per_second())}};
+}
+
+ordered compute_json(const std::optional<HipCompute>& compute) {
+  if (!compute) {
+    return nullptr;
+  }
+  ordered calls = ordered::array();
+  for (const auto& call : compute->calls) {
+    calls.push_back(call_json(call));
+  }
+  ordered wrong = nullptr;
+  if (compute->first_wrong) {
+    wrong = {{"offset", compute->first_wrong->offset},
+             {"expected", compute->first_wrong->expected},
+             {"found", compute->first_wrong->found}};
+  }
+  return {{"bytes", compute->bytes},
+          {"calls", calls},
+          {"running", maybe(compute->running)},
+          {"complete", compute->complete},
+          {"pinned", maybe(compute->pinned)},
+          {"checked_bytes", maybe(compute->checked_bytes)},
+          {"wrong_words", maybe(compute->wrong_words)},
+          {"first_wrong", wrong},
+          {"host_to_device", rate_json(compute->host_to_device)},
+          {"device_to_host", rate_json(compute->device_to_host)}};
+}
+
 ordered hip_json(const HipRuntimeFacts& hip) {
   ordered devices = ordered::array();
   for (const auto& device : hip.devices) {
@@ -202,7 +237,8 @@ ordered hip_json(const HipRuntimeFacts& hip) {
                        {"total_memory", maybe(device.total_memory)},
                        {"pci_domain", maybe(device.pci_domain)},
                        {"pci_bus", maybe(device.pci_bus)},
-                       {"pci_device", maybe(device.pci_device)}});
+                       {"pci_device", maybe(device.pci_device)},
+                       {"compute", compute_json(device.compute)}});
   }
   return {{"load", load_json(hip.load)},
           {"runtime_version", maybe(hip.runtime_version)},

@@ -97,7 +97,8 @@ std::string unreadable_line(std::size_t number, std::string_view why) {
   return fmt::format("line {}: {}", number, why);
 }
 
-/// Runs `read` over every line after the load lines; the first line neither reads stops it.
+/// Runs `read`, then the load lines' reader, over every line; the first line neither reads
+/// stops it (`read` sees each line first, so it may take a call or status line for itself).
 template <typename Read>
 void read_result(std::string_view text, RuntimeLoad& load, Read read) {
   ResultLines split = split_result(text);
@@ -109,7 +110,7 @@ void read_result(std::string_view text, RuntimeLoad& load, Read read) {
       load.unreadable = unreadable_line(number, "a line after \"end\"");
       return;
     }
-    if (!read_load_line(line, load) && !read(line)) {
+    if (!read(line) && !read_load_line(line, load)) {
       load.unreadable = unreadable_line(number, "not a result line: " + util::excerpt(line[0], 40));
       return;
     }
@@ -215,9 +216,94 @@ ResultLines split_result(std::string_view text) {
   return result;
 }
 
+namespace {
+
+std::optional<HipCopyRate> copy_rate(const std::vector<std::string>& line) {
+  const auto bytes = util::parse_number<std::uint64_t>(line[4]);
+  const auto nanoseconds = util::parse_number<std::uint64_t>(line[5]);
+  if (!bytes || !nanoseconds) {
+    return std::nullopt;
+  }
+  return HipCopyRate{*bytes, *nanoseconds};
+}
+
+/// "compute INDEX begin BYTES" … "compute INDEX end": one GPU's compute test, never nested.
+bool read_compute_line(const std::vector<std::string>& line, HipRuntimeFacts& hip) {
+  const auto index = line.size() >= 3 ? device_index(line[1]) : std::nullopt;
+  if (!index) {
+    return false;
+  }
+  const std::string& key = line[2];
+  HipDevice& device = device_at(hip.devices, *index);
+  if (key == "begin" && line.size() == 4) {
+    const auto bytes = util::parse_number<std::uint64_t>(line[3]);
+    if (!bytes || hip.computing || device.compute) {
+      return false;
+    }
+    device.compute.emplace().bytes = *bytes;
+    hip.computing = *index;
+    return true;
+  }
+  if (hip.computing != index || !device.compute) {
+    return false;
+  }
+  HipCompute& compute = *device.compute;
+  if (key == "end" && line.size() == 3) {
+    compute.complete = true;
+    hip.computing.reset();
+    return true;
+  }
+  if (key == "pinned" && line.size() == 4 && (line[3] == "0" || line[3] == "1")) {
+    compute.pinned = line[3] == "1";
+    return true;
+  }
+  if (key == "checked" && line.size() == 5) {
+    compute.checked_bytes = util::parse_number<std::uint64_t>(line[3]);
+    compute.wrong_words = util::parse_number<std::uint64_t>(line[4]);
+    return compute.checked_bytes && compute.wrong_words;
+  }
+  if (key == "wrong" && line.size() == 6) {
+    const auto offset = util::parse_number<std::uint64_t>(line[3]);
+    const auto expected = util::parse_number<std::uint32_t>(line[4]);
+    const auto found = util::parse_number<std::uint32_t>(line[5]);
+    if (!offset || !expected || !found) {
+      return false;
+    }
+    compute.first_wrong = HipWrongWord{*offset, *expected, *found};
+    return true;
+  }
+  if (key == "copy" && line.size() == 6 && (line[3] == "h2d" || line[3] == "d2h")) {
+    auto rate = copy_rate(line);
+    (line[3] == "h2d" ? compute.host_to_device : compute.device_to_host) = rate;
+    return rate.has_value();
+  }
+  return false;
+}
+
+}  // namespace
+
 HipRuntimeFacts parse_hip_result(std::string_view text) {
   HipRuntimeFacts hip;
   read_result(text, hip.load, [&](const std::vector<std::string>& line) {
+    if (line[0] == "compute") {
+      return read_compute_line(line, hip);
+    }
+    if (hip.computing && (line[0] == "call" || line[0] == "status")) {
+      // A call made for one GPU's compute test is that GPU's: the running call is the load's
+      // too, so that a hang or a crash still says where it stopped.
+      HipCompute& compute = *device_at(hip.devices, *hip.computing).compute;
+      if (!read_load_line(line, hip.load)) {
+        return false;
+      }
+      if (line[0] == "call") {
+        compute.running = line[1];
+      } else {
+        compute.calls.push_back(hip.load.calls.back());
+        hip.load.calls.pop_back();
+        compute.running.reset();
+      }
+      return true;
+    }
     if (line[0] == "value" && line.size() == 3) {
       const std::string& key = line[1];
       if (key == "runtime_version" || key == "driver_version") {

@@ -55,12 +55,24 @@ static_assert(
 static_assert(same_v<abi::HipMemcpyFn, decltype(&hipMemcpy)>);
 static_assert(same_v<abi::HipFreeFn, decltype(&hipFree)>);
 static_assert(same_v<abi::HipGetErrorNameFn, decltype(&hipGetErrorName)>);
+static_assert(same_v<abi::HipSetDeviceFn, decltype(&hipSetDevice)>);
+static_assert(same_v<abi::HipMemsetD32Fn, decltype(&hipMemsetD32)>);
+static_assert(same_v<abi::HipDeviceSynchronizeFn, decltype(&hipDeviceSynchronize)>);
+static_assert(
+    same_v<abi::HipHostMallocFn,
+           decltype(static_cast<hipError_t (*)(void**, size_t, unsigned int)>(&hipHostMalloc))>);
+static_assert(same_v<abi::HipHostFreeFn, decltype(&hipHostFree)>);
+static_assert(abi::k_hip_host_malloc_default == hipHostMallocDefault);
 static_assert(std::is_same_v<abi::HipError, std::underlying_type_t<hipError_t>>);
 static_assert(abi::k_hip_success == hipSuccess);
 static_assert(abi::k_hip_memcpy_host_to_device == hipMemcpyHostToDevice);
 static_assert(abi::k_hip_memcpy_device_to_host == hipMemcpyDeviceToHost);
 static_assert(hipErrorNoDevice == 100 && hipErrorInsufficientDriver == 35 &&
               hipErrorInvalidDeviceFunction == 98 && hipErrorNoBinaryForGpu == 209);
+// runtime.compute's causes (src/checks/runtime_compute.cpp).
+static_assert(hipErrorOutOfMemory == 2 && hipErrorIllegalAddress == 700 &&
+              hipErrorLaunchFailure == 719 && hipErrorLaunchTimeOut == 702 &&
+              hipErrorECCNotCorrectable == 214);
 
 #define ROCDOC_SAME_FIELD(field)                                                                 \
   static_assert(offsetof(abi::HipDevicePropPrefix, field) == offsetof(hipDeviceProp_t, field) && \

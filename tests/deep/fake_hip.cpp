@@ -6,14 +6,24 @@
 // constructor starts a process in a session of its own and one in a group of its own, as
 // 09-deep-setsid-orphan.sh; hipGetDeviceCount then answers, or with ROCDOC_FAKE_HIP_HANG set
 // never does).
+//
+// The compute test's calls (runtime.compute) work on host memory, and ROCDOC_FAKE_HIP_COMPUTE
+// makes the second GPU (device 1) fail one way: "alloc" (hipMalloc: hipErrorOutOfMemory),
+// "kernel" (hipDeviceSynchronize: hipErrorLaunchFailure), "wrong" (one word of the fill is not
+// the pattern), "hang" (hipMemsetD32 never returns), "crash" (hipMemsetD32 dies of SIGSEGV);
+// "slow" makes every copy crawl (about 0.5 GB/s) and "unpinned" refuses hipHostMalloc.
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 
 #include "src/runtime/abi.h"
 
@@ -50,6 +60,23 @@ __attribute__((constructor)) void escape() {
   }
 }
 #endif
+
+int current_device = 0;
+
+bool compute_mode(const char* mode) {
+  const char* wanted = std::getenv("ROCDOC_FAKE_HIP_COMPUTE");
+  return wanted != nullptr && std::strcmp(wanted, mode) == 0;
+}
+
+/// The mode's failure applies to device 1 only: device 0 always works.
+bool failing(const char* mode) { return current_device == 1 && compute_mode(mode); }
+
+/// A copy at about 0.5 GB/s: 2 ms per MiB.
+void crawl(std::size_t size) {
+  if (compute_mode("slow")) {
+    std::this_thread::sleep_for(std::chrono::microseconds(2000 * (size >> 20)));
+  }
+}
 
 }  // namespace
 
@@ -123,12 +150,53 @@ abi::HipError hipGetDeviceProperties(abi::HipDevicePropPrefix* props, int device
 }
 
 abi::HipError hipMalloc(void** pointer, std::size_t size) {
+  if (failing("alloc")) {
+    return 2;  // hipErrorOutOfMemory
+  }
   *pointer = std::malloc(size);
   return *pointer != nullptr ? 0 : 2;
 }
 
 abi::HipError hipMemcpy(void* to, const void* from, std::size_t size, abi::HipMemcpyKind) {
   std::memcpy(to, from, size);
+  crawl(size);
+  return 0;
+}
+
+abi::HipError hipSetDevice(int device) {
+  current_device = device;
+  return device >= 0 && device < 2 ? 0 : 101;
+}
+
+abi::HipError hipMemsetD32(void* pointer, int value, std::size_t count) {
+  if (failing("hang")) {
+    while (true) {
+      ::pause();
+    }
+  }
+  if (failing("crash")) {
+    std::raise(SIGSEGV);
+  }
+  auto* words = static_cast<std::uint32_t*>(pointer);
+  std::fill_n(words, count, static_cast<std::uint32_t>(value));
+  if (failing("wrong") && count > 5000) {
+    words[4321] ^= 0x00010000u;  // one flipped bit, at byte 17284
+  }
+  return 0;
+}
+
+abi::HipError hipDeviceSynchronize() { return failing("kernel") ? 719 : 0; }
+
+abi::HipError hipHostMalloc(void** pointer, std::size_t size, unsigned int) {
+  if (compute_mode("unpinned")) {
+    return 2;
+  }
+  *pointer = std::aligned_alloc(4096, size);
+  return *pointer != nullptr ? 0 : 2;
+}
+
+abi::HipError hipHostFree(void* pointer) {
+  std::free(pointer);
   return 0;
 }
 
@@ -141,6 +209,10 @@ const char* hipGetErrorName(abi::HipError error) {
   switch (error) {
     case 0:
       return "hipSuccess";
+    case 2:
+      return "hipErrorOutOfMemory";
+    case 719:
+      return "hipErrorLaunchFailure";
     case 35:
       return "hipErrorInsufficientDriver";
     case 98:

@@ -213,6 +213,61 @@ else:
     results.check(smi_check["status"] == "warn" and "it counts 2 device(s), KFD shows 0 GPU node(s)" in smi_check["message"],
                   f"runtime.smi warns: {smi_check['message']!r}")
 
+    # runtime.compute: the fake's two GPUs fill, read back and copy host memory; each
+    # ROCDOC_FAKE_HIP_COMPUTE mode makes GPU 1 fail one way (tests/deep/fake_hip.cpp).
+    compute = check_of(document, "runtime.compute")
+    results.check(compute["status"] == "pass" and compute["message"] ==
+                  "2 GPUs did real work: memory filled by the runtime's own kernel and read back intact",
+                  f"runtime.compute passes on the fake's two GPUs: {compute['status']} {compute['message']!r}")
+    tests = [d["compute"] for d in hip["devices"]]
+    results.check(all(t and t["complete"] and t["pinned"] and t["wrong_words"] == 0 and t["bytes"] == 256 << 20
+                      and t["checked_bytes"] and t["host_to_device"] and t["device_to_host"] for t in tests),
+                  f"each GPU's compute test is in the facts: {tests}")
+    results.check(all(c["function"] != "hipMemsetD32" for c in hip["load"]["calls"]),
+                  "the compute calls are the devices', not the load's")
+    for mode, status, needle, fix in (
+            ("alloc", "fail", "GPU 1 (Fake Radeon RX 7900 XTX, gfx1100): hipMalloc returned hipErrorOutOfMemory (2)",
+             "amd-smi process"),
+            ("kernel", "fail", "hipDeviceSynchronize returned hipErrorLaunchFailure (719)",
+             "sudo dmesg | grep -iE 'amdgpu|kfd'"),
+            ("wrong", "fail", "256 MiB filled on the GPU came back wrong: 1 of 67108864 words read back differ, "
+             "the first at byte 17284 (0x5eec0001 where 0x5eed0001 was written)", "rocdoc snapshot --deep --redact"),
+            ("hang", "fail", "hipMemsetD32 did not return: the GPU hung (timed out after 2 s", None),
+            ("crash", "fail", "the runtime crashed in hipMemsetD32 (killed by SIGSEGV)", None),
+            ("slow", "pass", "2 GPUs did real work", None),
+            ("unpinned", "pass", "2 GPUs did real work", None)):
+        extra = {"ROCDOC_FAKE_HIP_COMPUTE": mode}
+        if mode == "crash":
+            extra.update(segv_env)
+        proc, document, elapsed = fake("two_gpus", "--timeout", "2" if mode == "hang" else "8", extra=extra)
+        compute = check_of(document, "runtime.compute")
+        hip_init = check_of(document, "runtime.hip-init")
+        results.check(compute["status"] == status and needle in compute["message"],
+                      f"compute {mode}: {status}, {needle!r}: {compute['status']} {compute['message']!r}")
+        if fix:
+            results.check(any(f["command"] == fix for f in compute["fix"]), f"compute {mode}: fix {fix!r}: {compute['fix']}")
+        results.check("did not answer" not in hip_init["message"] and "crashed" not in hip_init["message"],
+                      f"compute {mode}: runtime.hip-init does not repeat it: {hip_init['message']!r}")
+        results.check(proc.stderr == "" and validate(document) is None,
+                      f"compute {mode}: nothing on stderr, schema holds: {proc.stderr!r} {validate(document)}")
+        first = document["facts"]["runtime"]["hip"]["devices"][0]["compute"]
+        results.check(first["complete"] and first["wrong_words"] == 0, f"compute {mode}: GPU 0 still worked: {first}")
+        if mode == "slow":
+            # About 0.5 GB/s: each direction stops at its time budget (0.3 s a GPU, two thirds
+            # to read back), after at least two chunks. The fake's fill touches 256 MiB of host
+            # memory per GPU, which a real GPU's does not: the bound leaves room for that.
+            copy = sum(first[d]["nanoseconds"] for d in ("host_to_device", "device_to_host")) / 1e9
+            results.check(copy < 0.45, f"slow copies stay within GPU 0's budget: {copy:.2f} s")
+            results.check(elapsed < 5, f"and rocdoc ends in time: {elapsed:.2f} s for two GPUs")
+            rate = first["device_to_host"]["bytes_per_second"]
+            results.check(rate is not None and rate < 1e9 and first["checked_bytes"] < 256 << 20,
+                          f"slow: the rate is measured and the read-back stopped early: {rate} {first['checked_bytes']}")
+        if mode == "unpinned":
+            results.check(first["pinned"] is False and "(ordinary memory: not judged)" in compute["evidence"][0],
+                          f"unpinned: ordinary memory is said and not judged: {compute['evidence'][0]!r}")
+        if mode == "hang":
+            results.check(elapsed < 2 + 4, f"the hung fill ends at the deadline: {elapsed:.1f} s")
+
     for status, name, cause in ((35, "hipErrorInsufficientDriver", "older than this HIP runtime needs"),
                                 (209, "hipErrorNoBinaryForGpu", "no binary for this GPU's gfx target")):
         proc, document, _ = fake("errors", extra={"ROCDOC_FAKE_HIP_STATUS": str(status)})

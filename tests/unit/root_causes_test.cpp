@@ -217,3 +217,29 @@ TEST_CASE("the table names real checks, never itself, and says why", "[root-caus
     CHECK(!rule.why.empty());
   }
 }
+
+TEST_CASE("a GPU fault of this boot is why work failed; the IOMMU is why copies crawl",
+          "[root-causes]") {
+  World world;
+  std::vector<CheckRecord> records = {record("driver.gpu-faults", failed()),
+                                      record("iommu.mode", warned()),
+                                      record("runtime.compute", failed())};
+  link_root_causes(records, world.context());
+  CHECK(in(records, "runtime.compute").caused_by == Ids{"driver.gpu-faults"});
+  // Slow copies (a warning) are the IOMMU's, never the faults'.
+  records = {record("driver.gpu-faults", failed()), record("iommu.mode", warned()),
+             record("runtime.compute", warned())};
+  link_root_causes(records, world.context());
+  CHECK(in(records, "runtime.compute").caused_by == Ids{"iommu.mode"});
+  // A failed compute test without missing code is not the override's.
+  records = {record("arch.override-wrong", failed()), record("runtime.compute", failed())};
+  link_root_causes(records, world.context());
+  CHECK(in(records, "runtime.compute").caused_by.empty());
+  HipRuntimeFacts hip;
+  hip.devices.emplace_back().compute.emplace().calls.push_back(
+      {"hipDeviceSynchronize", 98, "hipErrorInvalidDeviceFunction", ""});
+  world.facts.runtime = RuntimeFacts{};
+  world.facts.runtime->hip = hip;
+  link_root_causes(records, world.context());
+  CHECK(in(records, "runtime.compute").caused_by == Ids{"arch.override-wrong"});
+}

@@ -11,6 +11,7 @@
 #include "probes/runtime.h"
 #include "rocdoc/knowledge_loader.h"
 #include "src/checks/checks.h"
+#include "src/checks/pcie_slot.h"
 #include "src/checks/runtime_causes.h"
 #include "src/commands/arguments.h"
 #include "src/hosts/snapshot_root.h"
@@ -108,6 +109,83 @@ CheckResult hip_init(Facts facts, RuntimeRun run) {
   report.hip = std::move(run);
   facts.runtime = runtime_facts(report);
   return judge(std::move(facts), checks::runtime_hip_init);
+}
+
+CheckResult compute(Facts facts, RuntimeRun run) {
+  RuntimeReport report;
+  report.hip = std::move(run);
+  facts.runtime = runtime_facts(report);
+  return judge(std::move(facts), checks::runtime_compute);
+}
+
+/// Device 0's properties and compute test as the HIP child writes them (MI210 at 03:00.0),
+/// `middle` in place of the fill and the read-back.
+std::string computed(std::string_view middle, std::string_view tail = "end\n") {
+  return "loaded\tlibamdhip64.so.6\t/opt/rocm-6.2.0/lib/libamdhip64.so.6.2.41133\n"
+         "status\thipGetDeviceCount\t0\thipSuccess\n"
+         "value\tdevice_count\t1\n"
+         "status\thipGetDeviceProperties\t0\thipSuccess\n"
+         "device\t0\tname\tAMD Instinct MI210\n"
+         "device\t0\tgcn_arch_name\tgfx90a:sramecc+:xnack-\n"
+         "device\t0\tpci_domain\t0\ndevice\t0\tpci_bus\t3\ndevice\t0\tpci_device\t0\n"
+         "compute\t0\tbegin\t268435456\n"
+         "call\thipSetDevice\nstatus\thipSetDevice\t0\thipSuccess\n"
+         "call\thipHostMalloc\nstatus\thipHostMalloc\t0\thipSuccess\n"
+         "compute\t0\tpinned\t1\n"
+         "call\thipMalloc\nstatus\thipMalloc\t0\thipSuccess\n" +
+         std::string(middle) + std::string(tail);
+}
+
+/// The fill, read-back and copies of a GPU that works, copying at `bytes_per_second`.
+std::string fill_and_copies(double bytes_per_second) {
+  const std::uint64_t bytes = 15ull << 24;
+  const auto ns = static_cast<std::uint64_t>(static_cast<double>(bytes) / bytes_per_second * 1e9);
+  return "call\thipMemsetD32\nstatus\thipMemsetD32\t0\thipSuccess\n"
+         "call\thipDeviceSynchronize\nstatus\thipDeviceSynchronize\t0\thipSuccess\n"
+         "call\thipMemcpy\nstatus\thipMemcpy\t0\thipSuccess\n"
+         "compute\t0\tcopy\td2h\t" +
+         std::to_string(bytes) + "\t" + std::to_string(ns) +
+         "\n"
+         "compute\t0\tchecked\t268435456\t0\n"
+         "call\thipMemcpy\nstatus\thipMemcpy\t0\thipSuccess\n"
+         "compute\t0\tcopy\th2d\t" +
+         std::to_string(bytes) + "\t" + std::to_string(ns) +
+         "\n"
+         "call\thipFree\nstatus\thipFree\t0\thipSuccess\n"
+         "compute\t0\tend\n";
+}
+
+/// An MI210 at 03:00.0 in a 16 GT/s x16 slot (its own function is the slot end), CPU node 0.
+Facts one_mi210_on_pcie() {
+  Facts facts = two_mi210();
+  facts.kfd->nodes.pop_back();
+  facts.kfd->nodes[1].io_links = {{0, 2, 1, 0, 0}};
+  PciDevice port;
+  port.bdf = "0000:00:01.1";
+  port.vendor = 0x1022;
+  port.class_code = 0x060400;
+  port.link.max_speed = "16.0 GT/s PCIe";
+  port.link.max_width = 16;
+  PciDevice gpu;
+  gpu.bdf = "0000:03:00.0";
+  gpu.vendor = 0x1002;
+  gpu.device = 0x740f;
+  gpu.class_code = 0x038000;
+  gpu.gpu = GpuVendor::amd;
+  gpu.driver = "amdgpu";
+  gpu.link = {"16.0 GT/s PCIe", "16.0 GT/s PCIe", 16, 16};
+  gpu.upstream = {"0000:00:01.1"};
+  facts.pci->devices = {port, gpu};
+  facts.system = SystemFacts{};
+  facts.system->numa_nodes = 2;
+  return facts;
+}
+
+/// `text` with the first `from` replaced by `to`.
+std::string replaced(std::string text, std::string_view from, std::string_view to) {
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
 }
 
 CheckResult smi(Facts facts, std::string result) {
@@ -241,6 +319,113 @@ TEST_CASE("runtime.hip-init: hangs and crashes and errors are findings", "[runti
   CHECK(judge(plain, checks::runtime_hip_init).status == Status::skip);
   CHECK(judge(plain, checks::runtime_hip_init).message ==
         "run with --deep to load the HIP runtime");
+}
+
+TEST_CASE("a GPU's compute test is read into its device, its calls kept apart", "[runtime]") {
+  const HipRuntimeFacts hip = runtime::parse_hip_result(computed(fill_and_copies(25e9)));
+  CHECK_FALSE(hip.load.unreadable);
+  CHECK(hip.load.complete);
+  CHECK_FALSE(hip.computing);
+  REQUIRE(hip.devices.size() == 1);
+  REQUIRE(hip.devices[0].compute);
+  const HipCompute& compute = *hip.devices[0].compute;
+  CHECK(compute.complete);
+  CHECK(compute.bytes == 256u << 20);
+  CHECK(compute.pinned == true);
+  CHECK(compute.checked_bytes == 256u << 20);
+  CHECK(compute.wrong_words == 0u);
+  CHECK(compute.calls.size() == 8);
+  CHECK(compute.failed_call() == nullptr);
+  REQUIRE(compute.host_to_device);
+  CHECK(compute.host_to_device->bytes_per_second().value() == Approx(25e9).epsilon(1e-6));
+  // The compute calls are the device's, not the load's: runtime.hip-init never judges them.
+  CHECK(hip.load.call("hipMalloc") == nullptr);
+  CHECK(hip.load.call("hipGetDeviceCount") != nullptr);
+}
+
+TEST_CASE("a compute test cut short names the call, and bad compute lines are unreadable",
+          "[runtime]") {
+  const HipRuntimeFacts hung = runtime::parse_hip_result(computed("call\thipMemsetD32\n", ""));
+  CHECK(hung.computing == 0);
+  CHECK(hung.load.running == "hipMemsetD32");
+  REQUIRE(hung.devices[0].compute);
+  CHECK(hung.devices[0].compute->running == "hipMemsetD32");
+  CHECK_FALSE(hung.devices[0].compute->complete);
+  for (const std::string_view bad : {"compute\t0\tbegin\t1\n",   // nested in device 0's own test
+                                     "compute\t1\tpinned\t1\n",  // another device's line inside it
+                                     "compute\t0\tcopy\tsideways\t1\t1\n",      // no such direction
+                                     "compute\t0\tchecked\tmany\t0\n",          // not a number
+                                     "compute\t0\twrong\t1\t2\t99999999999\n",  // not a 32-bit word
+                                     "compute\t999\tend\n"}) {
+    CAPTURE(bad);
+    CHECK(runtime::parse_hip_result(computed(bad)).load.unreadable);
+  }
+  CHECK(runtime::parse_hip_result("compute\t0\tend\n").load.unreadable);  // never begun
+}
+
+TEST_CASE("PCIe lanes: GT/s from sysfs and bytes per second after the line code", "[runtime]") {
+  CHECK(checks::lane_gigatransfers("16.0 GT/s PCIe") == 16.0);
+  CHECK(checks::lane_gigatransfers("2.5 GT/s") == 2.5);
+  CHECK(checks::lane_gigatransfers("8 GT/s") == 8.0);
+  CHECK_FALSE(checks::lane_gigatransfers("Unknown"));
+  CHECK_FALSE(checks::lane_gigatransfers("-1 GT/s"));
+  CHECK_FALSE(checks::lane_gigatransfers("1.23456 GT/s"));
+  CHECK(checks::lane_bytes_per_second(2.5) == Approx(250e6));                   // 8b/10b
+  CHECK(checks::lane_bytes_per_second(16.0) == Approx(1.969e9).epsilon(1e-3));  // 128b/130b
+  CHECK(16 * checks::lane_bytes_per_second(16.0) == Approx(31.5e9).epsilon(1e-3));
+}
+
+TEST_CASE("runtime.compute: work that fails, comes back wrong, hangs or crawls", "[runtime]") {
+  const CheckResult ok = compute(one_mi210_on_pcie(), exited(computed(fill_and_copies(25e9))));
+  CHECK(ok.status == Status::pass);
+  CHECK(ok.message ==
+        "1 GPU did real work: memory filled by the runtime's own kernel and read back intact");
+  REQUIRE(ok.evidence.size() == 1);
+  CHECK(ok.evidence[0].find("host→device 25.0 GB/s, device→host 25.0 GB/s (page-locked); the "
+                            "link (PCIe 16.0 GT/s x16 at 0000:03:00.0) carries 31.5 GB/s") !=
+        std::string::npos);
+
+  const CheckResult slow = compute(one_mi210_on_pcie(), exited(computed(fill_and_copies(9e9))));
+  CHECK(slow.status == Status::warn);
+  CHECK(slow.severity == Severity::warning);
+  CHECK(slow.message.find("copies to and from the host at 9.0 GB/s, 29 % of the 31.5 GB/s its "
+                          "link (PCIe 16.0 GT/s x16) carries") != std::string::npos);
+  REQUIRE(slow.fix.size() == 3);
+  CHECK(slow.fix[0].command == "sudo lspci -vv -s 0000:03:00.0 | grep -E 'LnkCap|LnkSta'");
+  CHECK(slow.fix[1].kind == FixKind::kernel_argument);
+  CHECK(slow.fix[2].command ==
+        "numactl --cpunodebind=0 --membind=0 rocdoc check --deep --only runtime.compute");
+
+  const CheckResult oom =
+      compute(one_mi210_on_pcie(),
+              exited(replaced(computed("compute\t0\tend\n"), "status\thipMalloc\t0\thipSuccess",
+                              "status\thipMalloc\t2\thipErrorOutOfMemory")));
+  CHECK(oom.status == Status::fail);
+  CHECK(oom.message.find("hipMalloc returned hipErrorOutOfMemory (2) — the GPU has not that much "
+                         "free memory") != std::string::npos);
+  CHECK(oom.fix.front().command == "amd-smi process");
+
+  const std::string wrong =
+      replaced(fill_and_copies(25e9), "checked\t268435456\t0",
+               "checked\t268435456\t3\ncompute\t0\twrong\t17284\t1592590336\t1592524800");
+  const CheckResult corrupt = compute(one_mi210_on_pcie(), exited(computed(wrong)));
+  CHECK(corrupt.status == Status::fail);
+  CHECK(corrupt.message.find("256 MiB filled on the GPU came back wrong: 3 of 67108864 words read "
+                             "back differ, the first at byte 17284 (0x5eec0000 where 0x5eed0000 "
+                             "was written)") != std::string::npos);
+
+  RuntimeRun hang = exited(computed("call\thipMemsetD32\n", ""));
+  hang.ending = ChildEnding::timed_out;
+  const CheckResult hung = compute(one_mi210_on_pcie(), hang);
+  CHECK(hung.status == Status::fail);
+  CHECK(hung.message.find("hipMemsetD32 did not return: the GPU hung (timed out after 10 s") !=
+        std::string::npos);
+  // runtime.hip-init had every answer it reads: the hang is runtime.compute's alone.
+  CHECK(hip_init(one_mi210_on_pcie(), hang).status == Status::pass);
+
+  Facts plain;
+  CHECK(judge(plain, checks::runtime_compute).message == "run with --deep to run work on the GPUs");
+  CHECK(compute(one_mi210_on_pcie(), exited(std::string(k_debian_hip))).status == Status::skip);
 }
 
 TEST_CASE("runtime.smi compares its count and links with KFD", "[runtime]") {
