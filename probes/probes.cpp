@@ -9,6 +9,7 @@
 #include "probes/python.h"
 #include "probes/rocm.h"
 #include "probes/runtime.h"
+#include "probes/smoke.h"
 #include "probes/system.h"
 
 namespace rocdoc {
@@ -58,6 +59,13 @@ const ProbeInfo k_probes[] = {
                 f.runtime = probe_runtime(c, f.python ? &*f.python : nullptr);
               },
               [](const Facts& f) { return f.runtime.has_value(); }},
+    ProbeInfo{"smoke",
+              "--smoke only: each Python environment's torch run on the GPUs by its interpreter "
+              "in a child process with a deadline (or a snapshot's record of it)",
+              [](const ProbeContext& c, Facts& f) {
+                f.smoke = probe_smoke(c, f.python ? &*f.python : nullptr);
+              },
+              [](const Facts& f) { return f.smoke.has_value(); }},
 };
 
 #undef ROCDOC_PROBE

@@ -9,6 +9,7 @@
 
 #include "rocdoc/host_answers.h"
 #include "rocdoc/runtime.h"
+#include "rocdoc/smoke.h"
 
 namespace rocdoc {
 
@@ -411,6 +412,7 @@ struct Facts {
   std::optional<PythonFacts> python;
   std::optional<KernelLogFacts> kernel_log;
   std::optional<RuntimeFacts> runtime;  ///< --deep (rocdoc/runtime.h), or a snapshot's record
+  std::optional<SmokeFacts> smoke;      ///< --smoke (rocdoc/smoke.h), or a snapshot's record
 };
 
 }  // namespace rocdoc

@@ -11,6 +11,7 @@
 
 #include "rocdoc/host_answers.h"
 #include "rocdoc/runtime.h"
+#include "rocdoc/smoke.h"
 
 namespace rocdoc {
 
@@ -82,6 +83,12 @@ class Host {
   /// (only when request.mode is load), or what a snapshot recorded of them whatever the mode;
   /// nullopt when neither (a root filesystem image never loads its libraries).
   virtual std::optional<RuntimeReport> runtime_report(const RuntimeRequest&) const {
+    return std::nullopt;
+  }
+
+  /// --smoke: each interpreter of the request run with torch's smoke script in a child (only
+  /// when request.mode is run), or what a snapshot recorded of such runs whatever the mode.
+  virtual std::optional<SmokeReport> smoke_report(const SmokeRequest&) const {
     return std::nullopt;
   }
 

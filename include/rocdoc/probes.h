@@ -19,10 +19,12 @@ struct PythonInterpreter {
   std::vector<std::string> sys_path;
 };
 
-/// --deep (load the runtimes in children) and its --timeout.
+/// --deep (load the runtimes in children), --smoke (run torch in children) and --timeout.
 struct RuntimeOptions {
   RuntimeMode mode = RuntimeMode::recorded_only;
   std::chrono::milliseconds timeout{10'000};
+  SmokeMode smoke = SmokeMode::recorded_only;
+  std::chrono::milliseconds smoke_timeout{60'000};
 };
 
 struct ProbeContext {

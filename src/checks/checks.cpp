@@ -393,6 +393,14 @@ const std::vector<CheckInfo>& table() {
        Judges::machine,
        {"pci", "kfd_topology", "system"},
        checks::runtime_compute},
+      {"torch.smoke",
+       "Runtimes (--deep)",
+       "torch computes on the GPUs (--smoke)",
+       Severity::error,
+       Scope::anywhere,
+       Judges::machine,
+       {"pci", "kfd_topology", "env", "python"},
+       checks::torch_smoke},
   };
   return k_checks;
 }

@@ -82,6 +82,8 @@ CheckResult runtime_hip_init(const CheckContext& context);
 CheckResult runtime_smi(const CheckContext& context);
 // runtime_compute.cpp
 CheckResult runtime_compute(const CheckContext& context);
+// torch_smoke.cpp: --smoke, probe smoke
+CheckResult torch_smoke(const CheckContext& context);
 
 // Shared helpers
 /// "Radeon RX 7900 XTX (0000:03:00.0, gfx1100)"

@@ -141,14 +141,16 @@ std::optional<std::string> directory_problem(const std::string& what, const std:
 }
 
 /// --timeout SECONDS (a positive decimal number, at most k_max_deep_timeout), or why not.
-std::optional<std::string> deep_timeout_problem(std::string_view command, bool deep,
+std::optional<std::string> deep_timeout_problem(std::string_view command, bool deep, bool smoke,
                                                 const std::string& timeout) {
   if (timeout.empty()) {
     return std::nullopt;
   }
-  if (!deep) {
-    return fmt::format("{} --timeout: it bounds the runtimes that --deep loads; add --deep",
-                       command);
+  if (!deep && !smoke) {
+    return fmt::format(
+        "{} --timeout: it bounds the runtimes that --deep loads and the torch runs of --smoke; "
+        "add --deep or --smoke",
+        command);
   }
   const auto seconds = parse_deep_timeout(timeout);
   if (!seconds) {
@@ -211,11 +213,13 @@ std::optional<std::chrono::milliseconds> parse_deep_timeout(std::string_view tex
   return std::chrono::milliseconds(millis);
 }
 
-RuntimeOptions runtime_options(bool deep, const std::string& timeout) {
+RuntimeOptions runtime_options(bool deep, bool smoke, const std::string& timeout) {
   RuntimeOptions options;
   options.mode = deep ? RuntimeMode::load : RuntimeMode::recorded_only;
+  options.smoke = smoke ? SmokeMode::run : SmokeMode::recorded_only;
   if (const auto limit = parse_deep_timeout(timeout)) {
     options.timeout = *limit;
+    options.smoke_timeout = *limit;
   }
   return options;
 }

@@ -30,11 +30,12 @@ std::optional<std::string> directory_problem(const std::string& what, const std:
 
 /// --timeout's value: seconds from 0.1 to 600, decimals allowed; nullopt when not one.
 std::optional<std::chrono::milliseconds> parse_deep_timeout(std::string_view text);
-/// --deep and --timeout (checked) as the runtime probe takes them.
-RuntimeOptions runtime_options(bool deep, const std::string& timeout);
+/// --deep, --smoke and --timeout (checked) as the runtime and smoke probes take them: a given
+/// --timeout bounds both.
+RuntimeOptions runtime_options(bool deep, bool smoke, const std::string& timeout);
 
-/// --timeout SECONDS (with --deep only; 0.1 to 600), or why not.
-std::optional<std::string> deep_timeout_problem(std::string_view command, bool deep,
+/// --timeout SECONDS (with --deep or --smoke only; 0.1 to 600), or why not.
+std::optional<std::string> deep_timeout_problem(std::string_view command, bool deep, bool smoke,
                                                 const std::string& timeout);
 
 /// --format's value (of check or explain), and --json beside it: "check --format: …".

@@ -70,7 +70,8 @@ struct CheckOptions {
   std::string json_output;           ///< --json-output: the JSON report there as well
   std::string junit;                 ///< --junit: JUnit XML there as well
   bool deep = false;                 ///< --deep: load the runtimes in child processes
-  std::string timeout;               ///< --timeout SECONDS for the --deep children
+  bool smoke = false;                ///< --smoke: run torch on the GPUs in child processes
+  std::string timeout;               ///< --timeout SECONDS for the --deep and --smoke children
 };
 
 /// --gpu, --sysroot and --env used together in a way that cannot work; nullopt when fine.
@@ -118,8 +119,14 @@ std::optional<std::string> check_argument_problem(const CheckOptions& options) {
   if (auto problem = format_problem("check", options.format, options.json)) {
     return problem;
   }
-  if (auto problem = deep_timeout_problem("check", options.deep, options.timeout)) {
+  if (auto problem = deep_timeout_problem("check", options.deep, options.smoke, options.timeout)) {
     return problem;
+  }
+  if (options.smoke &&
+      (!options.root.empty() || !options.snapshot.empty() || !options.sysroot.empty())) {
+    return std::string(
+        "check --smoke: it runs this machine's torch; it cannot go with --root, --snapshot or "
+        "--sysroot (a snapshot made with snapshot --smoke replays its runs without it)");
   }
   if (options.deep &&
       (!options.root.empty() || !options.snapshot.empty() || !options.sysroot.empty())) {
@@ -269,8 +276,9 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
   if (options.redact) {
     redacting = std::make_unique<RedactingHost>(*host);
   }
-  Report report = run_report(redacting ? *redacting : *host, knowledge, selection, interpreters,
-                             declared_gpus, runtime_options(options.deep, options.timeout));
+  Report report =
+      run_report(redacting ? *redacting : *host, knowledge, selection, interpreters, declared_gpus,
+                 runtime_options(options.deep, options.smoke, options.timeout));
   report.outcome = judge(report, fail_on, {required.begin(), required.end()});
   describe_capture(*host, capture_report, report);
   // The report is complete: render every output, then write the files, then standard output.
@@ -410,15 +418,22 @@ RegisteredCommand add_check_options(CLI::App& command, const CLI::App& /*app*/) 
       ->type_name("NAME=VALUE");
   check->add_flag("--deep", options.deep,
                   "Also load the HIP runtime, rocm_smi_lib and the HSA runtime, each in a child "
-                  "process with a deadline (runtime.hip-init, runtime.smi)");
+                  "process with a deadline, and run work on each GPU (runtime.hip-init, "
+                  "runtime.smi, runtime.compute)");
+  check->add_flag("--smoke", options.smoke,
+                  "Also run each torch found (or each --python) on the GPUs, in a child process "
+                  "with a deadline: matrix products and a convolution checked against the CPU "
+                  "(torch.smoke)");
   check
       ->add_option("--timeout", options.timeout,
-                   "With --deep: how long the runtimes may take, in seconds (default 10)")
+                   "With --deep or --smoke: how long the runtimes (default 10) or each torch run "
+                   "(default 60) may take, in seconds")
       ->type_name("SECONDS")
       ->take_last();
   // --help lists the options in these groups, in this order (by each group's first option).
   const std::vector<std::pair<std::string, std::vector<std::string>>> groups = {
-      {"What to read", {"--root", "--snapshot", "--rules", "--python", "--deep", "--timeout"}},
+      {"What to read",
+       {"--root", "--snapshot", "--rules", "--python", "--deep", "--smoke", "--timeout"}},
       {"Without the GPU (GPU-less mode)", {"--gpu", "--sysroot", "--env"}},
       {"Which checks, and what fails", {"--only", "--skip", "--require", "--fail-on"}},
       {"Output",

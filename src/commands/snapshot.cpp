@@ -82,12 +82,16 @@ std::optional<std::string> snapshot_argument_problem(const SnapshotOptions& opti
     return std::string(
         "snapshot --python: it runs an interpreter of this machine; it cannot go with --root");
   }
-  if (auto problem = deep_timeout_problem("snapshot", options.deep, options.timeout)) {
+  if (auto problem =
+          deep_timeout_problem("snapshot", options.deep, options.smoke, options.timeout)) {
     return problem;
   }
   if (!options.root.empty() && options.deep) {
     return std::string(
         "snapshot --deep: it loads this machine's runtimes; it cannot go with --root");
+  }
+  if (!options.root.empty() && options.smoke) {
+    return std::string("snapshot --smoke: it runs this machine's torch; it cannot go with --root");
   }
   if (auto problem = directory_problem("snapshot --rules", options.rules)) {
     return problem;
@@ -132,7 +136,7 @@ int run_snapshot(const SnapshotOptions& options, const std::vector<PythonInterpr
   const Host& inspected = redacting ? *redacting : *source;
   const RecordingHost recorder(inspected);
   Report report = run_report(recorder, knowledge, {}, asked, {},
-                             runtime_options(options.deep, options.timeout));
+                             runtime_options(options.deep, options.smoke, options.timeout));
   report.outcome = judge(report, FailOn::error);
   std::ostringstream report_json;
   render_json(report, report_json);
@@ -215,9 +219,13 @@ RegisteredCommand add_snapshot_options(CLI::App& command, const CLI::App& /*app*
   snapshot->add_flag("--deep", snapshot_options.deep,
                      "Also load the HIP runtime, rocm_smi_lib and the HSA runtime in child "
                      "processes; the snapshot keeps what they said");
+  snapshot->add_flag("--smoke", snapshot_options.smoke,
+                     "Also run each torch found on the GPUs in a child process (as check --smoke); "
+                     "the snapshot keeps what they printed");
   snapshot
       ->add_option("--timeout", snapshot_options.timeout,
-                   "With --deep: how long the runtimes may take, in seconds (default 10)")
+                   "With --deep or --smoke: how long the runtimes (default 10) or each torch run "
+                   "(default 60) may take, in seconds")
       ->type_name("SECONDS")
       ->take_last();
   snapshot->footer(std::string(k_snapshot_exit_codes));

@@ -22,6 +22,7 @@ struct SnapshotOptions {
   bool redact = false;
   std::vector<std::string> pythons;  ///< --python PATH: also that interpreter's environment
   bool deep = false;                 ///< --deep: the runtimes too (manifest key `runtime`)
+  bool smoke = false;                ///< --smoke: torch's runs too (manifest key `smoke`)
   std::string timeout;               ///< --timeout SECONDS, checked by the CLI
 };
 

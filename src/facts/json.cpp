@@ -2,6 +2,7 @@
 
 #include "probes/torch_origin.h"
 #include "src/runtime/json.h"
+#include "src/runtime/smoke_facts.h"
 
 #include <fmt/format.h>
 
@@ -381,6 +382,7 @@ json facts_to_json(const Facts& facts) {
     result["rocm"] = nullptr;
   }
   result["runtime"] = facts.runtime ? runtime::runtime_facts_json(*facts.runtime) : json(nullptr);
+  result["smoke"] = facts.smoke ? runtime::smoke_facts_json(*facts.smoke) : json(nullptr);
   return result;
 }
 

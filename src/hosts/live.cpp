@@ -5,6 +5,7 @@
 
 #include "src/hosts/kernel_log.h"
 #include "src/runtime/runner.h"
+#include "src/runtime/smoke_runner.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -276,6 +277,13 @@ std::optional<RuntimeReport> LiveHost::runtime_report(const RuntimeRequest& requ
     return std::nullopt;  // the default check starts no process
   }
   return runtime::run_runtimes(request);
+}
+
+std::optional<SmokeReport> LiveHost::smoke_report(const SmokeRequest& request) const {
+  if (request.mode != SmokeMode::run) {
+    return std::nullopt;  // the default check starts no process
+  }
+  return runtime::run_smoke(request, environment());
 }
 
 std::optional<std::string> LiveHost::local_path(std::string_view path) const {

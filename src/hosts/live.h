@@ -27,6 +27,8 @@ class LiveHost final : public Host {
   KernelLog kernel_log() const override;
   /// --deep: forks the runtime children (src/runtime/runner.h) in load mode only.
   std::optional<RuntimeReport> runtime_report(const RuntimeRequest& request) const override;
+  /// --smoke: runs each interpreter (src/runtime/smoke_runner.h) in run mode only.
+  std::optional<SmokeReport> smoke_report(const SmokeRequest& request) const override;
   std::optional<std::vector<std::string>> offload_targets(std::string_view path) const override;
 
  private:

@@ -143,6 +143,14 @@ std::optional<RuntimeReport> RecordingHost::runtime_report(const RuntimeRequest&
   return report;
 }
 
+std::optional<SmokeReport> RecordingHost::smoke_report(const SmokeRequest& request) const {
+  auto report = m_inner.smoke_report(request);
+  if (report) {
+    m_recording.smoke = report;
+  }
+  return report;
+}
+
 Uname RecordingHost::uname() const {
   if (!m_recording.uname) {
     m_recording.uname = m_inner.uname();

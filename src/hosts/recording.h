@@ -29,6 +29,7 @@ struct Recording {
   std::optional<Uname> uname;
   std::optional<KernelLog> kernel_log;
   std::optional<RuntimeReport> runtime;  ///< --deep's children, when they ran
+  std::optional<SmokeReport> smoke;      ///< --smoke's runs, when they ran
 };
 
 class RecordingHost final : public Host {
@@ -52,6 +53,7 @@ class RecordingHost final : public Host {
   std::optional<std::vector<std::string>> offload_targets(std::string_view path) const override;
   KernelLog kernel_log() const override;
   std::optional<RuntimeReport> runtime_report(const RuntimeRequest& request) const override;
+  std::optional<SmokeReport> smoke_report(const SmokeRequest& request) const override;
   std::optional<std::string> local_path(std::string_view path) const override {
     return m_inner.local_path(path);
   }

@@ -302,6 +302,26 @@ std::optional<RuntimeReport> RedactingHost::runtime_report(const RuntimeRequest&
   return report;
 }
 
+std::optional<SmokeReport> RedactingHost::smoke_report(const SmokeRequest& request) const {
+  SmokeRequest real = request;
+  for (auto& target : real.targets) {
+    target.interpreter = m_redactions.backward(target.interpreter);
+    target.site_dir = m_redactions.backward(target.site_dir);
+  }
+  auto report = m_inner.smoke_report(real);
+  if (!report) {
+    return report;
+  }
+  // Interpreter paths under a home directory, and whatever torch printed (paths, user names).
+  for (auto& run : report->runs) {
+    run.target.interpreter = m_redactions.forward(run.target.interpreter);
+    run.target.site_dir = m_redactions.forward(run.target.site_dir);
+    run.output = m_redactions.forward(run.output);
+    run.error = m_redactions.forward(run.error);
+  }
+  return report;
+}
+
 Identity RedactingHost::identity() const {
   Identity identity = m_inner.identity();
   identity.user = m_redactions.forward(identity.user);

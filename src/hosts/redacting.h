@@ -69,6 +69,7 @@ class RedactingHost final : public Host {
   std::string redact(std::string_view text) const { return m_redactions.forward(text); }
   KernelLog kernel_log() const override;
   std::optional<RuntimeReport> runtime_report(const RuntimeRequest& request) const override;
+  std::optional<SmokeReport> smoke_report(const SmokeRequest& request) const override;
   std::optional<std::vector<std::string>> offload_targets(std::string_view path) const override;
   std::optional<std::string> local_path(std::string_view path) const override;
 

@@ -52,6 +52,8 @@ struct SnapshotManifest {
   /// What `snapshot --deep` found of the runtimes (rocdoc extension): replayed by check with or
   /// without --deep.
   std::optional<RuntimeReport> runtime;
+  /// What `snapshot --smoke` found of torch's runs (rocdoc extension): replayed the same way.
+  std::optional<SmokeReport> smoke;
 };
 
 /// Parses the manifest text; `file` names it in errors. Throws SnapshotError.
@@ -96,6 +98,9 @@ class SnapshotHost final : public Host {
   KernelLog kernel_log() const override { return m_manifest.kernel_log; }
   std::optional<RuntimeReport> runtime_report(const RuntimeRequest&) const override {
     return m_manifest.runtime;
+  }
+  std::optional<SmokeReport> smoke_report(const SmokeRequest&) const override {
+    return m_manifest.smoke;
   }
   std::optional<std::vector<std::string>> offload_targets(std::string_view path) const override;
 

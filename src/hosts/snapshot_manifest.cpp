@@ -11,6 +11,7 @@
 
 #include "rocdoc/env_allowlist.h"
 #include "src/runtime/json.h"
+#include "src/runtime/smoke_facts.h"
 #include "src/util/bounded_json.h"
 #include "src/util/strings.h"
 
@@ -376,6 +377,9 @@ SnapshotManifest parse_snapshot_manifest(std::string_view text, const std::strin
   }
   if (const auto runtime = root.find("runtime"); runtime != root.end() && !runtime->is_null()) {
     manifest.runtime = runtime::parse_runtime_report(*runtime, file);
+  }
+  if (const auto smoke = root.find("smoke"); smoke != root.end() && !smoke->is_null()) {
+    manifest.smoke = runtime::parse_smoke_report(*smoke, file);
   }
   if (const json* stats = member(root, "stats", json::value_t::object, file, "")) {
     for (const auto& [path, stat] : stats->items()) {

@@ -151,6 +151,25 @@ bool compute_found_no_code(const CheckResult&, const CheckResult&, const CheckCo
       });
 }
 
+/// torch.smoke's fix sends the user to `check` ("rocdoc check --only torch.cpu-wheel,…"): the
+/// check that explains why torch could not run is its cause.
+bool smoke_fix_names(const CheckResult& consequence, std::string_view check) {
+  return std::any_of(consequence.fix.begin(), consequence.fix.end(),
+                     [&](const Fix& fix) { return fix.command.find(check) != std::string::npos; });
+}
+bool smoke_cpu_build(const CheckResult&, const CheckResult& consequence, const CheckContext&) {
+  return smoke_fix_names(consequence, "torch.cpu-wheel");
+}
+bool smoke_cuda_build(const CheckResult&, const CheckResult& consequence, const CheckContext&) {
+  return smoke_fix_names(consequence, "torch.cuda-wheel");
+}
+bool smoke_no_code(const CheckResult&, const CheckResult& consequence, const CheckContext&) {
+  return smoke_fix_names(consequence, "torch.arch-missing");
+}
+bool smoke_no_gpu(const CheckResult&, const CheckResult& consequence, const CheckContext&) {
+  return smoke_fix_names(consequence, "'perm.*,env.visible-devices'");
+}
+
 const CauseRule k_rules[] = {
     // --deep: the HIP runtime fails for a reason another finding already names.
     {"perm.kfd", "runtime.hip-init",
@@ -176,6 +195,21 @@ const CauseRule k_rules[] = {
      compute_found_no_code},
     {"iommu.mode", "runtime.compute",
      "the IOMMU translates every DMA transfer, which slows host-device copies", compute_slow},
+    // --smoke: torch cannot run for a reason a check of the files already names.
+    {"torch.cpu-wheel", "torch.smoke", "a CPU-only build of torch has no GPU code to run",
+     smoke_cpu_build},
+    {"torch.cuda-wheel", "torch.smoke", "a CUDA build of torch cannot use AMD GPUs",
+     smoke_cuda_build},
+    {"arch.unsupported", "torch.smoke",
+     "the rules say the wheel has no code for the GPU's target, and running it confirms it",
+     smoke_no_code},
+    {"torch.arch-missing", "torch.smoke",
+     "the wheel's binaries have no code for the GPU's target, and running it confirms it",
+     smoke_no_code},
+    {"perm.kfd", "torch.smoke", "torch finds no GPU because this user cannot open /dev/kfd",
+     smoke_no_gpu},
+    {"env.visible-devices", "torch.smoke", "the visible-device variables hide the GPUs from torch",
+     smoke_no_gpu},
     // Permissions: the session or the container lacks the group, so the nodes do not open.
     {"perm.container-groups", "perm.kfd",
      "the container was started without /dev/kfd's group (--group-add)", kfd_group_not_added},

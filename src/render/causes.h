@@ -45,20 +45,23 @@ class Causes {
     return it == m_root.end() ? nullptr : it->second;
   }
   /// "rocdoc check --only ROOT,CONSEQUENCE,…": the command that shows whether a root cause's
-  /// fixes worked (with --deep where one needs the runtime); empty for a root without fixes, or
-  /// for this boot's GPU faults, which the kernel log keeps until the next boot.
+  /// fixes worked (with --deep where one needs the runtime, --smoke where the finding is about
+  /// code that runs: torch and the GPU targets); empty for a root without fixes, or for this
+  /// boot's GPU faults, which the kernel log keeps until the next boot.
   std::string verify_command(const CheckRecord& root) const {
     if (root.result.fix.empty() || root.info->id == "driver.gpu-faults") {
       return "";
     }
     std::string ids(root.info->id);
-    bool deep = ids.rfind("runtime.", 0) == 0;
+    bool deep = needs_deep(root.info->id);
+    bool smoke = runs_code(root.info->id);
     for (const CheckRecord* consequence : consequences(root)) {
       ids += ",";
       ids += consequence->info->id;
-      deep = deep || consequence->info->id.rfind("runtime.", 0) == 0;
+      deep = deep || needs_deep(consequence->info->id);
+      smoke = smoke || runs_code(consequence->info->id);
     }
-    return "rocdoc check --only " + ids + (deep ? " --deep" : "");
+    return "rocdoc check --only " + ids + (deep ? " --deep" : "") + (smoke ? " --smoke" : "");
   }
 
   /// The findings that follow from a root cause, in report order.
@@ -69,6 +72,11 @@ class Causes {
   }
 
  private:
+  static bool needs_deep(std::string_view id) { return id.rfind("runtime.", 0) == 0; }
+  /// A finding about code that runs on the GPU: --smoke runs torch to show it is gone.
+  static bool runs_code(std::string_view id) {
+    return id.rfind("torch.", 0) == 0 || id.rfind("arch.", 0) == 0 || id == "runtime.compute";
+  }
   static bool names_a_finding(const CheckRecord& record,
                               const std::map<std::string_view, const CheckRecord*>& by_id) {
     return std::any_of(record.result.caused_by.begin(), record.result.caused_by.end(),

@@ -23,6 +23,7 @@
 #include "rocdoc/render.h"
 #include "src/render/causes.h"
 #include "src/render/page.h"
+#include "src/render/status_line.h"
 #include "src/render/text_layout.h"
 #include "src/util/strings.h"
 
@@ -685,16 +686,7 @@ void render_summary(const Report& report, std::size_t problems, Page& page) {
   page.paragraph(page.paint(lead, colour), lead.size(), rest, 2);
   if (problems == 0 && unrun.empty()) {
     // Nothing found, yet the user may still have a problem: the next step, and where to take it.
-    const bool deep = report.facts.runtime.has_value();
-    page.paragraph(
-        "", 0,
-        std::string("Still a problem? ") +
-            (deep ? "" : "Run `rocdoc check --deep` (it loads the GPU runtime), then ") +
-            "`rocdoc snapshot --redact`, and report it with that file: "
-            "https://github.com/ROCm/ROCm/issues for ROCm and its runtime, "
-            "https://github.com/pytorch/pytorch/issues for torch, your distribution's tracker "
-            "for its packages.",
-        0);
+    page.paragraph("", 0, still_a_problem(report), 0);
   }
 }
 

@@ -18,6 +18,7 @@
 #include "src/facts/json.h"
 #include "src/render/causes.h"
 #include "src/render/markdown_text.h"
+#include "src/render/status_line.h"
 #include "src/util/strings.h"
 
 namespace rocdoc {
@@ -258,6 +259,9 @@ void render_summary(const Report& report, const std::vector<const CheckRecord*>&
   }
   out << fmt::format("{}; {} passed, {} skipped.\n\n", counts_words(summary), summary.passed,
                      summary.skipped);
+  if (summary.errors == 0 && summary.warnings == 0) {
+    out << still_a_problem(report) << "\n\n";  // rocdoc's own words: code spans, plain URLs
+  }
   if (roots.empty()) {
     return;
   }

@@ -79,4 +79,24 @@ std::string fit_line(std::string_view prefix, const std::vector<std::string>& it
   return line + std::string(mark) + more;
 }
 
+std::string still_a_problem(const Report& report) {
+  const bool deep = report.facts.runtime.has_value();
+  const bool smoke = report.facts.smoke.has_value();
+  std::string next;
+  if (!deep && !smoke) {
+    next =
+        "Run `rocdoc check --deep --smoke` (it loads the GPU runtime, runs work on each GPU "
+        "and runs torch on them), then ";
+  } else if (!deep) {
+    next = "Run `rocdoc check --deep` (it loads the GPU runtime and runs work on each GPU), then ";
+  } else if (!smoke) {
+    next = "Run `rocdoc check --smoke` (it runs torch on the GPUs), then ";
+  }
+  return "Still a problem? " + next +
+         "`rocdoc snapshot --redact`, and report it with that file: "
+         "https://github.com/ROCm/ROCm/issues for ROCm and its runtime, "
+         "https://github.com/pytorch/pytorch/issues for torch, your distribution's tracker for "
+         "its packages.";
+}
+
 }  // namespace rocdoc

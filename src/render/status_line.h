@@ -22,4 +22,9 @@ std::vector<std::string> gate_causes(const Report& report);
 std::string fit_line(std::string_view prefix, const std::vector<std::string>& items,
                      std::size_t max_bytes);
 
+/// What a user whose report shows no problem, and who still has one, does next: the deeper
+/// checks not yet run (--deep, --smoke), a redacted snapshot, and where to report it. Plain
+/// text with `code` spans, for the human and Markdown reports.
+std::string still_a_problem(const Report& report);
+
 }  // namespace rocdoc

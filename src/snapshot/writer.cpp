@@ -13,6 +13,7 @@
 
 #include "src/facts/json.h"
 #include "src/runtime/json.h"
+#include "src/runtime/smoke_facts.h"
 #include "src/util/unique_fd.h"
 
 namespace rocdoc {
@@ -126,6 +127,9 @@ json manifest_json(const Recording& recording, const CaptureInfo& info,
       log["error"] = recording.kernel_log->error;
     }
     manifest["kernel_log"] = log;
+  }
+  if (recording.smoke) {
+    manifest["smoke"] = runtime::smoke_report_json(*recording.smoke);
   }
   if (recording.runtime) {
     manifest["runtime"] = runtime::runtime_report_json(*recording.runtime);

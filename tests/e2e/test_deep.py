@@ -305,7 +305,7 @@ else:
 for args, needle in ((["--deep", "--timeout", "abc"], "check --timeout: 'abc' is not a number of seconds"),
                      (["--deep", "--timeout", "0"], "check --timeout: '0' is not a number of seconds"),
                      (["--deep", "--timeout", "601"], "is not a number of seconds from 0.1 to 600"),
-                     (["--timeout", "5"], "check --timeout: it bounds the runtimes that --deep loads; add --deep")):
+                     (["--timeout", "5"], "check --timeout: it bounds the runtimes that --deep loads and the torch runs of --smoke; add --deep or --smoke")):
     proc = run(binary, "check", *args)
     results.check(proc.returncode == 2 and needle in proc.stderr, f"check {args}: exit 2, {needle!r}: {proc.stderr!r}")
 proc = run(binary, "snapshot", "--timeout", "5")
