@@ -107,8 +107,9 @@ def device_tests(torch, index):
     try:
         props = torch.cuda.get_device_properties(index)
         entry["name"] = props.name
-        entry["arch"] = getattr(props, "gcnArchName", None) or (
-            "sm_%d%d" % (props.major, props.minor) if torch.version.cuda else None)
+        # gcnArchName on ROCm builds; CUDA builds have the attribute too, holding the name.
+        entry["arch"] = (getattr(props, "gcnArchName", None) if torch.version.hip else
+                         "sm_%d%d" % (props.major, props.minor) if torch.version.cuda else None)
         entry["total_memory"] = props.total_memory
     except Exception as exc:  # noqa: BLE001
         entry["properties_error"] = error_of(exc)

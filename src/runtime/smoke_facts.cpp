@@ -210,10 +210,11 @@ SmokeReport parse_smoke_report(const json& value, const std::string& file) {
   }
   SmokeReport report;
   if (const auto it = value.find("timeout_ms"); it != value.end()) {
-    if (!it->is_number_unsigned() || it->get<std::uint64_t>() > 600'000) {
+    if (!it->is_number_integer() || it->get<std::int64_t>() < 0 ||
+        it->get<std::int64_t>() > 600'000) {
       bad(file, "timeout_ms", "must be a number of milliseconds up to 600000");
     }
-    report.timeout = std::chrono::milliseconds(it->get<std::uint64_t>());
+    report.timeout = std::chrono::milliseconds(it->get<std::int64_t>());
   }
   const auto runs = value.find("runs");
   if (runs == value.end() || !runs->is_array()) {

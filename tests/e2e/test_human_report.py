@@ -213,8 +213,9 @@ _, out = text("check", "--root", fixture("full-stack-healthy"), **UTF8)
 results.check("✓ Kernel driver: 4 checks passed, 4 skipped" in out.split("\n"), f"a healthy area is one line: {out}")
 # Nothing found: the next step and where to report (issue 23 §5).
 results.check(out.rstrip("\n").split("\n")[-1].startswith(
-    "Still a problem? Run `rocdoc check --deep` (it loads the GPU runtime), then "
-    "`rocdoc snapshot --redact`, and report it with that file: https://github.com/ROCm/ROCm/issues"),
+    "Still a problem? Run `rocdoc check --deep --smoke` (it loads the GPU runtime, runs work on "
+    "each GPU and runs torch on them), then `rocdoc snapshot --redact`, and report it with that "
+    "file: https://github.com/ROCm/ROCm/issues"),
     f"a report without findings ends with the next step: {out}")
 # After a root cause's fixes: the command that shows they worked, for it and what follows from it.
 _, verify_out = text("check", "--root", fixture("deep-container-groups-missing"), **UTF8)
