@@ -21,6 +21,10 @@ const LibraryNames k_smi = {
     "librocm_smi64.so",
     {"librocm_smi64.so.7", "librocm_smi64.so.6", "librocm_smi64.so.5", "librocm_smi64.so.1"}};
 const LibraryNames k_hsa = {"libhsa-runtime64.so", {"libhsa-runtime64.so.1"}};
+/// amd-smi's library: .27 is ROCm 10, .26 ROCm 7, .25 and .24 ROCm 6.
+const LibraryNames k_amdsmi = {
+    "libamd_smi.so",
+    {"libamd_smi.so.27", "libamd_smi.so.26", "libamd_smi.so.25", "libamd_smi.so.24"}};
 
 /// Files of `dir` named prefix or prefix.N..., sorted newest soname first ("so.6" before "so").
 std::vector<std::string> library_files(const Host& host, const std::string& dir,
@@ -123,6 +127,7 @@ RuntimeRequest runtime_request(const ProbeContext& context, const PythonFacts* p
   request.hip = candidates(context, dirs, k_hip);
   request.smi = candidates(context, dirs, k_smi);
   request.hsa = candidates(context, dirs, k_hsa);
+  request.amdsmi = candidates(context, dirs, k_amdsmi);
   return request;
 }
 
@@ -132,6 +137,7 @@ RuntimeFacts runtime_facts(const RuntimeReport& report) {
   facts.hip = library_facts<HipRuntimeFacts>(report.hip, runtime::parse_hip_result);
   facts.smi = library_facts<SmiRuntimeFacts>(report.smi, runtime::parse_smi_result);
   facts.hsa = library_facts<HsaRuntimeFacts>(report.hsa, runtime::parse_hsa_result);
+  facts.amdsmi = library_facts<SmiRuntimeFacts>(report.amdsmi, runtime::parse_smi_result);
   return facts;
 }
 

@@ -13,7 +13,7 @@
 namespace rocdoc {
 
 /// The libraries --deep loads, each in its own child.
-enum class RuntimeLibrary { hip, smi, hsa };
+enum class RuntimeLibrary { hip, smi, hsa, amdsmi };
 
 /// Whether the Host may start the children, or only replay what a snapshot recorded.
 enum class RuntimeMode { recorded_only, load };
@@ -26,6 +26,7 @@ struct RuntimeRequest {
   std::vector<std::string> hip;
   std::vector<std::string> smi;
   std::vector<std::string> hsa;
+  std::vector<std::string> amdsmi;  ///< libamd_smi (amd-smi's library)
 };
 
 /// A child's standard output or error: never shown raw, summarised as evidence.
@@ -62,6 +63,7 @@ struct RuntimeReport {
   std::optional<RuntimeRun> hip;
   std::optional<RuntimeRun> smi;
   std::optional<RuntimeRun> hsa;
+  std::optional<RuntimeRun> amdsmi;
 };
 
 // ---- what the runtime probe makes of a RuntimeReport --------------------------------------
@@ -180,6 +182,10 @@ struct HipRuntimeFacts {
 
 struct SmiDevice {
   int index = 0;
+  std::optional<std::string> market_name;        ///< amd-smi's product name
+  std::optional<std::uint64_t> ecc_correctable;  ///< amd-smi: total ECC counts of all blocks
+  std::optional<std::uint64_t> ecc_uncorrectable;
+  std::optional<std::int64_t> temperature_edge;  ///< as the library gave it (°C or m°C)
   std::optional<std::uint64_t> vram_total;
   std::optional<std::uint64_t> vram_used;
   std::optional<std::uint64_t> pci_id;  ///< BDFID: domain << 32 | bus << 8 | device << 3 | function
@@ -216,6 +222,8 @@ struct RuntimeFacts {
   std::optional<HipRuntimeFacts> hip;
   std::optional<SmiRuntimeFacts> smi;
   std::optional<HsaRuntimeFacts> hsa;
+  /// amd-smi's library (libamd_smi), in the same shape as rocm_smi's answer.
+  std::optional<SmiRuntimeFacts> amdsmi;
 };
 
 }  // namespace rocdoc

@@ -130,6 +130,24 @@ std::vector<std::string> ras_problems(const CheckContext& context,
                                      *gpu.pci->bad_pages, *gpu.pci->bad_pages == 1 ? "" : "s"));
     }
   }
+  // --deep: amd-smi's totals, where the ras/ files above were not readable.
+  const auto& runtime = context.facts.runtime;
+  if (!runtime || !runtime->amdsmi || !problems.empty()) {
+    return problems;
+  }
+  for (const auto& device : runtime->amdsmi->devices) {
+    if (!device.ecc_uncorrectable) {
+      continue;
+    }
+    const std::string name = device.market_name.value_or(fmt::format("GPU {}", device.index));
+    evidence.push_back(fmt::format("amd-smi: {}: ECC {} correctable, {} uncorrectable", name,
+                                   device.ecc_correctable.value_or(0), *device.ecc_uncorrectable));
+    if (*device.ecc_uncorrectable > 0) {
+      problems.push_back(fmt::format("amd-smi counts {} uncorrectable ECC error{} on {}",
+                                     *device.ecc_uncorrectable,
+                                     *device.ecc_uncorrectable == 1 ? "" : "s", name));
+    }
+  }
   return problems;
 }
 

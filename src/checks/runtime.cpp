@@ -29,7 +29,10 @@ constexpr std::string_view k_hsa_header =
 constexpr std::string_view k_smi_header =
     "https://github.com/ROCm/rocm_smi_lib/blob/amd-staging/include/rocm_smi/rocm_smi.h";
 
-constexpr std::array<RuntimeCause, 14> k_causes = {{
+constexpr std::string_view k_amdsmi_header =
+    "https://github.com/ROCm/amdsmi/blob/amd-staging/include/amd_smi/amdsmi.h";
+
+constexpr std::array<RuntimeCause, 16> k_causes = {{
     {"hipErrorNoDevice",
      "the runtime found no GPU it can use: /dev/kfd or the render nodes cannot be opened, the "
      "visible-device variables hide every GPU, or the kernel driver shows none",
@@ -72,6 +75,11 @@ constexpr std::array<RuntimeCause, 14> k_causes = {{
      "or sysfs not visible)",
      k_smi_header},
     {"RSMI_STATUS_PERMISSION", "rocm_smi_lib was denied a sysfs or device file", k_smi_header},
+    {"AMDSMI_STATUS_INIT_ERROR",
+     "amd-smi found no amdgpu device it could initialise (amdgpu not loaded, or sysfs or "
+     "/dev/dri not visible)",
+     k_amdsmi_header},
+    {"AMDSMI_STATUS_NO_PERM", "amd-smi was denied a device or sysfs file", k_amdsmi_header},
 }};
 
 // ---- shared evidence -----------------------------------------------------------------------
@@ -353,10 +361,6 @@ std::vector<std::string> link_disagreements(const CheckContext& context,
   return problems;
 }
 
-std::string smi_identity(const SmiRuntimeFacts& smi) {
-  return fmt::format("rocm_smi loaded from {}", smi.load.loaded.value_or("?"));
-}
-
 }  // namespace
 
 std::string describe_call(const RuntimeCall& call) {
@@ -463,71 +467,131 @@ CheckResult runtime_hip_init(const CheckContext& context) {
               std::move(evidence));
 }
 
-CheckResult runtime_smi(const CheckContext& context) {
-  if (!context.facts.runtime) {
-    return skip("run with --deep to load rocm_smi_lib");
+namespace {
+
+/// Which of the two libraries a runtime.smi verdict is about.
+struct SmiLibrary {
+  std::string_view name;     ///< "rocm_smi", "amd-smi"
+  std::string_view library;  ///< "librocm_smi64", "libamd_smi"
+  std::string_view init;     ///< "rsmi_init", "amdsmi_init"
+};
+constexpr SmiLibrary k_rocm_smi{"rocm_smi", "librocm_smi64", "rsmi_init"};
+constexpr SmiLibrary k_amd_smi{"amd-smi", "libamd_smi", "amdsmi_init"};
+
+std::string identity_of(const SmiRuntimeFacts& smi, const SmiLibrary& kind) {
+  return fmt::format("{} loaded from {}", kind.name, smi.load.loaded.value_or("?"));
+}
+
+/// What the library read of each device besides its place: name, ECC counts, temperature.
+void add_readings(const SmiRuntimeFacts& smi, std::vector<std::string>& evidence) {
+  for (const auto& device : smi.devices) {
+    std::vector<std::string> readings;
+    if (device.ecc_uncorrectable) {
+      readings.push_back(fmt::format("ECC {} correctable, {} uncorrectable",
+                                     device.ecc_correctable.value_or(0),
+                                     *device.ecc_uncorrectable));
+    }
+    if (device.temperature_edge) {
+      // Older releases answer in millidegrees, newer in degrees.
+      const double celsius = *device.temperature_edge > 1000
+                                 ? static_cast<double>(*device.temperature_edge) / 1000.0
+                                 : static_cast<double>(*device.temperature_edge);
+      readings.push_back(fmt::format("edge {:.0f} °C", celsius));
+    }
+    if (readings.empty() && !device.market_name) {
+      continue;
+    }
+    evidence.push_back(fmt::format(
+        "device {}{}{}: {}", device.index, device.pci_id ? " (" + bdf_of(*device.pci_id) + ")" : "",
+        device.market_name ? " " + *device.market_name : "",
+        readings.empty() ? std::string("no readings") : util::join(readings, "; ")));
   }
-  if (!context.facts.runtime->smi) {
-    return skip("this snapshot recorded no rocm_smi child");
-  }
-  const SmiRuntimeFacts& smi = *context.facts.runtime->smi;
+}
+
+CheckResult judge_smi(const CheckContext& context, const SmiRuntimeFacts& smi,
+                      const SmiLibrary& kind) {
   std::vector<std::string> evidence = load_evidence(smi.load);
-  if (auto problem =
-          child_problem(smi.load, "rocm_smi_lib", context.facts.runtime->timeout_seconds)) {
+  const std::string what(kind.library == "libamd_smi" ? "amd-smi's library" : "rocm_smi_lib");
+  if (auto problem = child_problem(smi.load, what, context.facts.runtime->timeout_seconds)) {
     return finding(Severity::warning, *problem, std::move(evidence));
   }
   if (!smi.load.loaded) {
-    return skip(fmt::format("no librocm_smi64 could be loaded (tried {})", failed_list(smi.load)));
+    return skip(
+        fmt::format("no {} could be loaded (tried {})", kind.library, failed_list(smi.load)));
   }
   if (!smi.load.missing.empty()) {
     return finding(Severity::warning,
-                   fmt::format("{} is not a usable rocm_smi_lib: it lacks {}", *smi.load.loaded,
+                   fmt::format("{} is not a usable {}: it lacks {}", *smi.load.loaded, what,
                                util::join(smi.load.missing, ", ")),
                    std::move(evidence));
   }
   const int kfd = kfd_gpu_nodes(context);
-  const RuntimeCall* init = smi.load.call("rsmi_init");
+  const RuntimeCall* init = smi.load.call(kind.init);
   if (init == nullptr) {
-    return finding(Severity::warning, smi_identity(smi) + ": rsmi_init was never answered",
+    return finding(Severity::warning,
+                   fmt::format("{}: {} was never answered", identity_of(smi, kind), kind.init),
                    std::move(evidence));
   }
   if (init->status != 0) {
     const RuntimeCause* cause = runtime_cause(init->name);
     if (kfd == 0) {
-      return pass(fmt::format("{}: rsmi_init failed with {} ({}), as expected: the kernel shows no "
+      return pass(fmt::format("{}: {} failed with {} ({}), as expected: the kernel shows no "
                               "AMD GPU",
-                              smi_identity(smi), init->name, init->status),
+                              identity_of(smi, kind), kind.init, init->name, init->status),
                   std::move(evidence));
     }
     return finding(Severity::warning,
-                   fmt::format("{}: rsmi_init failed with {} ({}){}; rocm-smi and amd-smi fail "
+                   fmt::format("{}: {} failed with {} ({}){}; rocm-smi and amd-smi fail "
                                "the same way",
-                               smi_identity(smi), init->name, init->status,
+                               identity_of(smi, kind), kind.init, init->name, init->status,
                                cause != nullptr ? ": " + std::string(cause->cause) : ""),
                    std::move(evidence));
   }
+  add_readings(smi, evidence);
   const int count = smi.device_count.value_or(0);
   if (count != kfd) {
     return finding(Severity::warning,
                    fmt::format("{}: it counts {} device(s), KFD shows {} GPU node(s)",
-                               smi_identity(smi), count, kfd),
+                               identity_of(smi, kind), count, kfd),
                    std::move(evidence));
   }
   if (auto problems = link_disagreements(context, smi); !problems.empty()) {
     evidence.insert(evidence.end(), problems.begin(), problems.end());
     return finding(Severity::warning,
                    fmt::format("{}: its link types disagree with KFD's io_links: {}",
-                               smi_identity(smi), problems.front()),
+                               identity_of(smi, kind), problems.front()),
                    std::move(evidence));
   }
   std::vector<std::string> links;
   for (const auto& link : smi.links) {
     links.push_back(fmt::format("{}-{} {}", link.from, link.to, smi_link_name(link.type)));
   }
-  return pass(fmt::format("{}: {} device(s), as KFD shows{}{}", smi_identity(smi), count,
+  return pass(fmt::format("{}: {} device(s), as KFD shows{}{}", identity_of(smi, kind), count,
                           smi.driver_version ? "; driver " + *smi.driver_version : "",
                           links.empty() ? "" : "; links " + util::join(links, ", ")),
               std::move(evidence));
+}
+
+}  // namespace
+
+CheckResult runtime_smi(const CheckContext& context) {
+  if (!context.facts.runtime) {
+    return skip("run with --deep to load rocm_smi_lib");
+  }
+  const auto& runtime = *context.facts.runtime;
+  // amd-smi's library where it loads (ROCm 10.1 builds no rocm_smi_lib), else rocm_smi_lib.
+  if (runtime.amdsmi && runtime.amdsmi->load.loaded) {
+    return judge_smi(context, *runtime.amdsmi, k_amd_smi);
+  }
+  if (!runtime.smi) {
+    return skip("this snapshot recorded no rocm_smi child");
+  }
+  CheckResult result = judge_smi(context, *runtime.smi, k_rocm_smi);
+  if (result.status == Status::skip && runtime.amdsmi) {
+    result.message +=
+        fmt::format("; no libamd_smi either (tried {})", failed_list(runtime.amdsmi->load));
+  }
+  return result;
 }
 
 }  // namespace rocdoc::checks

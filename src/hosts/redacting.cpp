@@ -277,7 +277,7 @@ KernelLog RedactingHost::kernel_log() const {
 
 std::optional<RuntimeReport> RedactingHost::runtime_report(const RuntimeRequest& request) const {
   RuntimeRequest real = request;
-  for (auto* candidates : {&real.hip, &real.smi, &real.hsa}) {
+  for (auto* candidates : {&real.hip, &real.smi, &real.hsa, &real.amdsmi}) {
     for (auto& candidate : *candidates) {
       candidate = m_redactions.backward(candidate);
     }
@@ -287,7 +287,7 @@ std::optional<RuntimeReport> RedactingHost::runtime_report(const RuntimeRequest&
     return report;
   }
   // Library paths under a home directory, and whatever the libraries printed.
-  for (auto* run : {&report->hip, &report->smi, &report->hsa}) {
+  for (auto* run : {&report->hip, &report->smi, &report->hsa, &report->amdsmi}) {
     if (!*run) {
       continue;
     }

@@ -97,6 +97,36 @@ using RsmiTopoGetLinkTypeFn = RsmiStatus (*)(std::uint32_t, std::uint32_t, std::
                                              RsmiIoLinkType*);
 using RsmiStatusStringFn = RsmiStatus (*)(RsmiStatus, const char**);
 
+// ---- amd-smi (amd_smi/amdsmi.h of ROCm/amdsmi) ---------------------------------------------
+// No distribution rocdoc builds on packages amdsmi.h, so these are declared from AMD's header
+// and the fake of tests/deep/fake_amd_smi.cpp is written from the same. Structs whose layout
+// changed between releases (amdsmi_asic_info_t's market_name went from 64 to 256 bytes,
+// amdsmi_error_count_t gained deferred_count) are passed as oversized zeroed buffers and only
+// their leading fields read: those never moved.
+
+using AmdsmiStatus = unsigned int;  ///< amdsmi_status_t
+inline constexpr AmdsmiStatus k_amdsmi_success = 0;
+inline constexpr std::uint64_t k_amdsmi_init_amd_gpus = 1u << 1;  ///< AMDSMI_INIT_AMD_GPUS
+inline constexpr unsigned int k_amdsmi_temperature_edge = 0;      ///< AMDSMI_TEMPERATURE_TYPE_EDGE
+inline constexpr unsigned int k_amdsmi_temp_current = 0;          ///< AMDSMI_TEMP_CURRENT
+inline constexpr std::size_t k_amdsmi_buffer = 4096;  ///< for amdsmi_asic_info_t and others
+inline constexpr std::size_t k_amdsmi_max_handles = 256;
+
+using AmdsmiInitFn = AmdsmiStatus (*)(std::uint64_t);
+using AmdsmiShutDownFn = AmdsmiStatus (*)();
+/// amdsmi_socket_handle and amdsmi_processor_handle are void*.
+using AmdsmiGetSocketHandlesFn = AmdsmiStatus (*)(std::uint32_t*, void**);
+using AmdsmiGetProcessorHandlesFn = AmdsmiStatus (*)(void*, std::uint32_t*, void**);
+/// amdsmi_bdf_t: a union of bit fields in one uint64_t (function 3 bits, device 5, bus 8,
+/// domain 48, from the low bits up).
+using AmdsmiGetGpuDeviceBdfFn = AmdsmiStatus (*)(void*, std::uint64_t*);
+/// amdsmi_asic_info_t starts with char market_name[64 or 256].
+using AmdsmiGetGpuAsicInfoFn = AmdsmiStatus (*)(void*, void*);
+/// amdsmi_error_count_t starts with uint64_t correctable_count, uncorrectable_count.
+using AmdsmiGetGpuTotalEccCountFn = AmdsmiStatus (*)(void*, void*);
+using AmdsmiGetTempMetricFn = AmdsmiStatus (*)(void*, unsigned int, unsigned int, std::int64_t*);
+using AmdsmiStatusCodeToStringFn = AmdsmiStatus (*)(AmdsmiStatus, const char**);
+
 // ---- HSA runtime (hsa/hsa.h) ----------------------------------------------------------------
 
 using HsaStatus = unsigned int;  ///< hsa_status_t

@@ -382,6 +382,131 @@ void smi_device(const Smi& smi, std::uint32_t index) {
   }
 }
 
+// ---- amd-smi -------------------------------------------------------------------------------
+
+struct AmdSmi {
+  abi::AmdsmiInitFn init = nullptr;
+  abi::AmdsmiShutDownFn shut_down = nullptr;
+  abi::AmdsmiGetSocketHandlesFn sockets = nullptr;
+  abi::AmdsmiGetProcessorHandlesFn processors = nullptr;
+  abi::AmdsmiGetGpuDeviceBdfFn bdf = nullptr;
+  abi::AmdsmiGetGpuAsicInfoFn asic_info = nullptr;
+  abi::AmdsmiGetGpuTotalEccCountFn ecc_count = nullptr;
+  abi::AmdsmiGetTempMetricFn temperature = nullptr;
+  abi::AmdsmiStatusCodeToStringFn status_string = nullptr;
+  const ResultWriter* out = nullptr;
+
+  template <typename Call>
+  bool call(const char* function, Call make_call) const {
+    out->line({"call", function});
+    const abi::AmdsmiStatus status = make_call();
+    const char* description = nullptr;
+    if (status_string(status, &description) != abi::k_amdsmi_success) {
+      description = nullptr;
+    }
+    out->line({"status", function, std::to_string(status), status_name(status), text(description)});
+    return status == abi::k_amdsmi_success;
+  }
+
+  /// amdsmi_status_t's names (amd_smi/amdsmi.h): 0 to 19, then groups from 30.
+  static std::string status_name(abi::AmdsmiStatus status) {
+    static constexpr std::array<std::string_view, 20> k_first = {
+        "AMDSMI_STATUS_SUCCESS",
+        "AMDSMI_STATUS_INVAL",
+        "AMDSMI_STATUS_NOT_SUPPORTED",
+        "AMDSMI_STATUS_NOT_YET_IMPLEMENTED",
+        "AMDSMI_STATUS_FAIL_LOAD_MODULE",
+        "AMDSMI_STATUS_FAIL_LOAD_SYMBOL",
+        "AMDSMI_STATUS_DRM_ERROR",
+        "AMDSMI_STATUS_API_FAILED",
+        "AMDSMI_STATUS_TIMEOUT",
+        "AMDSMI_STATUS_RETRY",
+        "AMDSMI_STATUS_NO_PERM",
+        "AMDSMI_STATUS_INTERRUPT",
+        "AMDSMI_STATUS_IO",
+        "AMDSMI_STATUS_ADDRESS_FAULT",
+        "AMDSMI_STATUS_FILE_ERROR",
+        "AMDSMI_STATUS_OUT_OF_RESOURCES",
+        "AMDSMI_STATUS_INTERNAL_EXCEPTION",
+        "AMDSMI_STATUS_INPUT_OUT_OF_BOUNDS",
+        "AMDSMI_STATUS_INIT_ERROR",
+        "AMDSMI_STATUS_REFCOUNT_OVERFLOW"};
+    static constexpr std::array<std::string_view, 4> k_device = {
+        "AMDSMI_STATUS_BUSY", "AMDSMI_STATUS_NOT_FOUND", "AMDSMI_STATUS_NOT_INIT",
+        "AMDSMI_STATUS_NO_SLOT"};
+    if (status < k_first.size()) {
+      return std::string(k_first[status]);
+    }
+    if (status >= 30 && status < 30 + k_device.size()) {
+      return std::string(k_device[status - 30]);
+    }
+    return "amdsmi_status " + std::to_string(status);
+  }
+};
+
+/// The GPUs of every socket, at most k_amdsmi_max_handles.
+std::vector<void*> amdsmi_gpus(const AmdSmi& smi) {
+  std::vector<void*> gpus;
+  std::uint32_t count = 0;
+  if (!smi.call("amdsmi_get_socket_handles", [&] { return smi.sockets(&count, nullptr); })) {
+    return gpus;
+  }
+  std::vector<void*> sockets(std::min<std::uint32_t>(count, abi::k_amdsmi_max_handles));
+  count = static_cast<std::uint32_t>(sockets.size());
+  if (!smi.call("amdsmi_get_socket_handles", [&] { return smi.sockets(&count, sockets.data()); })) {
+    return gpus;
+  }
+  sockets.resize(std::min<std::size_t>(count, sockets.size()));
+  for (void* socket : sockets) {
+    std::uint32_t processors = 0;
+    if (!smi.call("amdsmi_get_processor_handles",
+                  [&] { return smi.processors(socket, &processors, nullptr); })) {
+      continue;
+    }
+    const std::size_t room = abi::k_amdsmi_max_handles - gpus.size();
+    std::vector<void*> handles(std::min<std::size_t>(processors, room));
+    processors = static_cast<std::uint32_t>(handles.size());
+    if (smi.call("amdsmi_get_processor_handles",
+                 [&] { return smi.processors(socket, &processors, handles.data()); })) {
+      handles.resize(std::min<std::size_t>(processors, handles.size()));
+      gpus.insert(gpus.end(), handles.begin(), handles.end());
+    }
+  }
+  return gpus;
+}
+
+void amdsmi_device(const AmdSmi& smi, void* gpu, int index) {
+  const std::string i = std::to_string(index);
+  const ResultWriter& out = *smi.out;
+  std::uint64_t bdf = 0;
+  if (smi.call("amdsmi_get_gpu_device_bdf", [&] { return smi.bdf(gpu, &bdf); })) {
+    // amdsmi_bdf_t to rocm_smi's BDFID (domain << 32 | bus << 8 | device << 3 | function).
+    const std::uint64_t id = ((bdf >> 16) << 32) | (((bdf >> 8) & 0xff) << 8) | (bdf & 0xff);
+    out.line({"device", i, "pci_id", std::to_string(id)});
+  }
+  alignas(std::uint64_t) static std::array<unsigned char, abi::k_amdsmi_buffer> buffer;
+  buffer.fill(0);
+  if (smi.asic_info != nullptr &&
+      smi.call("amdsmi_get_gpu_asic_info", [&] { return smi.asic_info(gpu, buffer.data()); })) {
+    out.line({"device", i, "market_name", text(reinterpret_cast<const char*>(buffer.data()), 256)});
+  }
+  buffer.fill(0);
+  if (smi.ecc_count != nullptr && smi.call("amdsmi_get_gpu_total_ecc_count",
+                                           [&] { return smi.ecc_count(gpu, buffer.data()); })) {
+    std::array<std::uint64_t, 2> counts{};
+    std::memcpy(counts.data(), buffer.data(), sizeof counts);
+    out.line({"device", i, "ecc_correctable", std::to_string(counts[0])});
+    out.line({"device", i, "ecc_uncorrectable", std::to_string(counts[1])});
+  }
+  std::int64_t temperature = 0;
+  if (smi.temperature != nullptr && smi.call("amdsmi_get_temp_metric", [&] {
+        return smi.temperature(gpu, abi::k_amdsmi_temperature_edge, abi::k_amdsmi_temp_current,
+                               &temperature);
+      })) {
+    out.line({"device", i, "temperature_edge", std::to_string(temperature)});
+  }
+}
+
 // ---- HSA ----------------------------------------------------------------------------------
 
 struct Hsa {
@@ -538,6 +663,42 @@ int smi_child(const std::vector<std::string>& candidates, int result_fd) {
     }
   }
   smi.call("rsmi_shut_down", [&] { return smi.shut_down(); });
+  out.line({"end"});
+  return 0;
+}
+
+int amdsmi_child(const std::vector<std::string>& candidates, int result_fd) {
+  const ResultWriter out(result_fd);
+  const util::DynLib* lib = load_first(candidates, out);
+  if (lib == nullptr) {
+    out.line({"end"});
+    return 0;
+  }
+  AmdSmi smi;
+  smi.out = &out;
+  if (!find_symbols(*lib, out, std::pair{&smi.init, "amdsmi_init"},
+                    std::pair{&smi.shut_down, "amdsmi_shut_down"},
+                    std::pair{&smi.sockets, "amdsmi_get_socket_handles"},
+                    std::pair{&smi.processors, "amdsmi_get_processor_handles"},
+                    std::pair{&smi.bdf, "amdsmi_get_gpu_device_bdf"},
+                    std::pair{&smi.status_string, "amdsmi_status_code_to_string"})) {
+    out.line({"end"});
+    return 0;
+  }
+  // Readings a release may lack: the device is still counted and placed without them.
+  smi.asic_info = lib->symbol<abi::AmdsmiGetGpuAsicInfoFn>("amdsmi_get_gpu_asic_info");
+  smi.ecc_count = lib->symbol<abi::AmdsmiGetGpuTotalEccCountFn>("amdsmi_get_gpu_total_ecc_count");
+  smi.temperature = lib->symbol<abi::AmdsmiGetTempMetricFn>("amdsmi_get_temp_metric");
+  if (!smi.call("amdsmi_init", [&] { return smi.init(abi::k_amdsmi_init_amd_gpus); })) {
+    out.line({"end"});
+    return 0;
+  }
+  const std::vector<void*> gpus = amdsmi_gpus(smi);
+  out.line({"value", "device_count", std::to_string(gpus.size())});
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    amdsmi_device(smi, gpus[i], static_cast<int>(i));
+  }
+  smi.call("amdsmi_shut_down", [&] { return smi.shut_down(); });
   out.line({"end"});
   return 0;
 }

@@ -13,5 +13,6 @@ namespace rocdoc::runtime {
 int hip_child(const std::vector<std::string>& candidates, int result_fd);
 int smi_child(const std::vector<std::string>& candidates, int result_fd);
 int hsa_child(const std::vector<std::string>& candidates, int result_fd);
+int amdsmi_child(const std::vector<std::string>& candidates, int result_fd);
 
 }  // namespace rocdoc::runtime

@@ -252,6 +252,10 @@ ordered smi_json(const SmiRuntimeFacts& smi) {
   ordered devices = ordered::array();
   for (const auto& device : smi.devices) {
     devices.push_back({{"index", device.index},
+                       {"market_name", maybe(device.market_name)},
+                       {"ecc_correctable", maybe(device.ecc_correctable)},
+                       {"ecc_uncorrectable", maybe(device.ecc_uncorrectable)},
+                       {"temperature_edge", maybe(device.temperature_edge)},
                        {"vram_total", maybe(device.vram_total)},
                        {"vram_used", maybe(device.vram_used)},
                        {"pci_id", maybe(device.pci_id)}});
@@ -282,7 +286,8 @@ ordered runtime_facts_json(const RuntimeFacts& facts) {
   return {{"timeout_seconds", facts.timeout_seconds},
           {"hip", facts.hip ? hip_json(*facts.hip) : ordered(nullptr)},
           {"smi", facts.smi ? smi_json(*facts.smi) : ordered(nullptr)},
-          {"hsa", facts.hsa ? hsa_json(*facts.hsa) : ordered(nullptr)}};
+          {"hsa", facts.hsa ? hsa_json(*facts.hsa) : ordered(nullptr)},
+          {"amdsmi", facts.amdsmi ? smi_json(*facts.amdsmi) : ordered(nullptr)}};
 }
 
 std::string_view ending_name(ChildEnding ending) {
@@ -300,6 +305,9 @@ json runtime_report_json(const RuntimeReport& report) {
   value["hip"] = report.hip ? run_json(*report.hip) : json(nullptr);
   value["smi"] = report.smi ? run_json(*report.smi) : json(nullptr);
   value["hsa"] = report.hsa ? run_json(*report.hsa) : json(nullptr);
+  if (report.amdsmi) {  // absent, not null, when none ran: older readers know only three keys
+    value["amdsmi"] = run_json(*report.amdsmi);
+  }
   return value;
 }
 
@@ -325,6 +333,7 @@ RuntimeReport parse_runtime_report(const json& value, const std::string& file) {
   report.hip = run("hip");
   report.smi = run("smi");
   report.hsa = run("hsa");
+  report.amdsmi = run("amdsmi");
   return report;
 }
 

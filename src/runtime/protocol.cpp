@@ -378,6 +378,16 @@ SmiRuntimeFacts parse_smi_result(std::string_view text) {
         device.vram_used = number;
       } else if (line[2] == "pci_id") {
         device.pci_id = number;
+      } else if (line[2] == "market_name") {
+        device.market_name = line[3];
+        return true;
+      } else if (line[2] == "ecc_correctable") {
+        device.ecc_correctable = number;
+      } else if (line[2] == "ecc_uncorrectable") {
+        device.ecc_uncorrectable = number;
+      } else if (line[2] == "temperature_edge") {
+        device.temperature_edge = util::parse_number<std::int64_t>(line[3]);
+        return device.temperature_edge.has_value();
       } else {
         return false;
       }

@@ -58,6 +58,7 @@ RuntimeReport run_runtimes(const RuntimeRequest& request) {
       [&](int fd) { return hip_child(request.hip, fd); },
       [&](int fd) { return smi_child(request.smi, fd); },
       [&](int fd) { return hsa_child(request.hsa, fd); },
+      [&](int fd) { return amdsmi_child(request.amdsmi, fd); },
   };
   util::ForkLimits limits{};
   limits.time = request.timeout;
@@ -73,6 +74,7 @@ RuntimeReport run_runtimes(const RuntimeRequest& request) {
   report.hip = to_run(std::move(outputs[0]));
   report.smi = to_run(std::move(outputs[1]));
   report.hsa = to_run(std::move(outputs[2]));
+  report.amdsmi = to_run(std::move(outputs[3]));
   return report;
 }
 

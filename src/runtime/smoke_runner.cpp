@@ -115,7 +115,7 @@ std::vector<std::string> smoke_environment(
     }
   }
   // Later entries win: what the libraries would write under HOME goes to the private directory.
-  for (const auto& [name, sub] :
+  for (const auto& cache :
        {std::pair<std::string_view, std::string_view>{"XDG_CACHE_HOME", "cache"},
         {"MIOPEN_USER_DB_PATH", "miopen"},
         {"MIOPEN_CUSTOM_CACHE_DIR", "miopen-cache"},
@@ -123,10 +123,10 @@ std::vector<std::string> smoke_environment(
         {"CUDA_CACHE_PATH", "nv"},
         {"TRITON_CACHE_DIR", "triton"},
         {"TORCHINDUCTOR_CACHE_DIR", "inductor"}}) {
-    std::erase_if(environment, [&](const std::string& entry) {
-      return entry.rfind(std::string(name) + "=", 0) == 0;
-    });
-    environment.push_back(std::string(name) + "=" + cache_dir + "/" + std::string(sub));
+    const std::string prefix = std::string(cache.first) + "=";
+    std::erase_if(environment,
+                  [&](const std::string& entry) { return entry.rfind(prefix, 0) == 0; });
+    environment.push_back(prefix + cache_dir + "/" + std::string(cache.second));
   }
   return environment;
 }

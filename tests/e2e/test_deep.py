@@ -210,8 +210,20 @@ else:
     results.check(smi["links"] == [{"from": 0, "to": 1, "type": 2, "hops": 1}],
                   f"rocm_smi's XGMI link: {smi['links']}")
     smi_check = check_of(document, "runtime.smi")
-    results.check(smi_check["status"] == "warn" and "it counts 2 device(s), KFD shows 0 GPU node(s)" in smi_check["message"],
-                  f"runtime.smi warns: {smi_check['message']!r}")
+    results.check(smi_check["status"] == "warn" and smi_check["message"].startswith("amd-smi loaded from ") and
+                  "it counts 2 device(s), KFD shows 0 GPU node(s)" in smi_check["message"],
+                  f"runtime.smi judges amd-smi's library where it loads: {smi_check['message']!r}")
+    amdsmi = document["facts"]["runtime"]["amdsmi"]
+    results.check([(d["market_name"], d["ecc_uncorrectable"], d["temperature_edge"]) for d in amdsmi["devices"]] ==
+                  [("AMD Instinct MI210", 0, 34), ("AMD Instinct MI210", 2, 41)],
+                  f"amd-smi's readings (fake libamd_smi from amdsmi.h): {amdsmi['devices']}")
+    results.check("device 1 (0000:43:00.0) AMD Instinct MI210: ECC 12 correctable, 2 uncorrectable; edge 41 °C"
+                  in smi_check["evidence"], f"the readings are evidence: {smi_check['evidence']}")
+    proc, refused, _ = fake("two_gpus", extra={"ROCDOC_FAKE_AMDSMI_STATUS": "18"})
+    smi_check = check_of(refused, "runtime.smi")
+    results.check(smi_check["status"] == "pass" and "amdsmi_init failed with AMDSMI_STATUS_INIT_ERROR (18), as "
+                  "expected: the kernel shows no AMD GPU" in smi_check["message"],
+                  f"amdsmi_init's error is named: {smi_check['message']!r}")
 
     # runtime.compute: the fake's two GPUs fill, read back and copy host memory; each
     # ROCDOC_FAKE_HIP_COMPUTE mode makes GPU 1 fail one way (tests/deep/fake_hip.cpp).

@@ -558,3 +558,25 @@ TEST_CASE("children_of finds a child of this process, and DescendantReaper ends 
     ::waitpid(child, nullptr, 0);
   }
 }
+
+TEST_CASE("amd-smi's uncorrectable ECC errors are GPU faults where ras/ is not readable",
+          "[runtime]") {
+  Facts facts = one_mi210_on_pcie();
+  RuntimeReport report;
+  report.amdsmi = exited(
+      "loaded\tlibamd_smi.so.26\t/opt/rocm/lib/libamd_smi.so.26.2.0\n"
+      "status\tamdsmi_init\t0\tAMDSMI_STATUS_SUCCESS\nvalue\tdevice_count\t1\n"
+      "device\t0\tpci_id\t768\ndevice\t0\tmarket_name\tAMD Instinct MI210\n"
+      "device\t0\tecc_correctable\t12\ndevice\t0\tecc_uncorrectable\t2\n"
+      "device\t0\ttemperature_edge\t41000\nend\n");
+  facts.runtime = runtime_facts(report);
+  const CheckResult faults = judge(facts, checks::driver_gpu_faults);
+  CHECK(faults.status == Status::fail);
+  CHECK(faults.message.find("amd-smi counts 2 uncorrectable ECC errors on AMD Instinct MI210") !=
+        std::string::npos);
+  const CheckResult smi_check = judge(facts, checks::runtime_smi);
+  CHECK(smi_check.message.rfind("amd-smi loaded from /opt/rocm/lib/libamd_smi.so.26.2.0", 0) == 0);
+  CHECK(std::find(smi_check.evidence.begin(), smi_check.evidence.end(),
+                  "device 0 (0000:03:00.0) AMD Instinct MI210: ECC 12 correctable, 2 "
+                  "uncorrectable; edge 41 °C") != smi_check.evidence.end());
+}
