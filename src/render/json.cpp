@@ -3,12 +3,14 @@
 
 #include "rocdoc/render.h"
 #include "src/facts/json.h"
+#include "src/render/causes.h"
 
 namespace rocdoc {
 
 void render_json(const Report& report, std::ostream& out) {
   using json = nlohmann::ordered_json;
   const Summary summary = report.summary();
+  const Causes causes(report);
   json checks = json::array();
   for (const auto& record : report.checks) {
     const CheckResult& result = record.result;
@@ -32,6 +34,10 @@ void render_json(const Report& report, std::ostream& out) {
                       {"fix", fix},
                       {"fix_order", to_string(result.fix_order)},
                       {"caused_by", result.caused_by}});
+    // A root cause's check that shows its fixes worked (as the human report's "verify:").
+    const std::string verify =
+        finding && result.caused_by.empty() ? causes.verify_command(record) : "";
+    checks.back()["verify"] = verify.empty() ? json(nullptr) : json(verify);
   }
   json probes = json::array();
   for (const auto& probe : report.probes) {

@@ -225,6 +225,12 @@ _, verify_out = text("check", "--root", fixture("deep-container-groups-missing")
 results.check("        rocdoc check --only perm.container-groups,perm.kfd,perm.render,"
               "runtime.hip-init --deep" in verify_out.split("\n"), f"a long verify command has its own line: {verify_out}")
 results.check("Still a problem?" not in verify_out, "a report with findings has no 'Still a problem?'")
+_, verify_json = text("check", "--root", fixture("deep-container-groups-missing"), "--json")
+verify_by_id = {c["id"]: c.get("verify") for c in json.loads(verify_json)["checks"]}
+results.check(verify_by_id.get("perm.container-groups") == "rocdoc check --only perm.container-groups,perm.kfd,"
+              "perm.render,runtime.hip-init --deep" and verify_by_id.get("perm.kfd") is None
+              and verify_by_id.get("gpu.none") is None,
+              f"the JSON report's verify: the root cause's command, null elsewhere: {verify_by_id}")
 _, verify_md = text("check", "--root", fixture("deep-container-groups-missing"), "--format", "markdown")
 results.check("**Verify:** `rocdoc check --only perm.container-groups,perm.kfd,perm.render,"
               "runtime.hip-init --deep`" in verify_md.split("\n"), f"Markdown's verify line: {verify_md}")
