@@ -182,10 +182,13 @@ struct HipRuntimeFacts {
 
 struct SmiDevice {
   int index = 0;
-  std::optional<std::string> market_name;        ///< amd-smi's product name
-  std::optional<std::uint64_t> ecc_correctable;  ///< amd-smi: total ECC counts of all blocks
+  std::optional<std::string> market_name;  ///< amd-smi's product name
+  /// ECC counts: amd-smi's totals of all blocks, rocm_smi's of the UMC (memory) block.
+  std::optional<std::uint64_t> ecc_correctable;
   std::optional<std::uint64_t> ecc_uncorrectable;
   std::optional<std::int64_t> temperature_edge;  ///< as the library gave it (°C or m°C)
+  std::optional<std::uint64_t> firmware_mec;     ///< rocm_smi: MEC and SMC firmware versions
+  std::optional<std::uint64_t> firmware_smc;
   std::optional<std::uint64_t> vram_total;
   std::optional<std::uint64_t> vram_used;
   std::optional<std::uint64_t> pci_id;  ///< BDFID: domain << 32 | bus << 8 | device << 3 | function

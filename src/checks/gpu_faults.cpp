@@ -130,20 +130,26 @@ std::vector<std::string> ras_problems(const CheckContext& context,
                                      *gpu.pci->bad_pages, *gpu.pci->bad_pages == 1 ? "" : "s"));
     }
   }
-  // --deep: amd-smi's totals, where the ras/ files above were not readable.
+  // --deep: amd-smi's totals (else rocm_smi's UMC counts), where the ras/ files above were not
+  // readable.
   const auto& runtime = context.facts.runtime;
-  if (!runtime || !runtime->amdsmi || !problems.empty()) {
+  const SmiRuntimeFacts* smi = !runtime                                          ? nullptr
+                               : runtime->amdsmi && runtime->amdsmi->load.loaded ? &*runtime->amdsmi
+                               : runtime->smi                                    ? &*runtime->smi
+                                                                                 : nullptr;
+  if (smi == nullptr || !problems.empty()) {
     return problems;
   }
-  for (const auto& device : runtime->amdsmi->devices) {
+  const std::string_view library = runtime->smi && smi == &*runtime->smi ? "rocm_smi" : "amd-smi";
+  for (const auto& device : smi->devices) {
     if (!device.ecc_uncorrectable) {
       continue;
     }
     const std::string name = device.market_name.value_or(fmt::format("GPU {}", device.index));
-    evidence.push_back(fmt::format("amd-smi: {}: ECC {} correctable, {} uncorrectable", name,
+    evidence.push_back(fmt::format("{}: {}: ECC {} correctable, {} uncorrectable", library, name,
                                    device.ecc_correctable.value_or(0), *device.ecc_uncorrectable));
     if (*device.ecc_uncorrectable > 0) {
-      problems.push_back(fmt::format("amd-smi counts {} uncorrectable ECC error{} on {}",
+      problems.push_back(fmt::format("{} counts {} uncorrectable ECC error{} on {}", library,
                                      *device.ecc_uncorrectable,
                                      *device.ecc_uncorrectable == 1 ? "" : "s", name));
     }

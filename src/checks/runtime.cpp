@@ -498,6 +498,12 @@ void add_readings(const SmiRuntimeFacts& smi, std::vector<std::string>& evidence
                                  : static_cast<double>(*device.temperature_edge);
       readings.push_back(fmt::format("edge {:.0f} °C", celsius));
     }
+    if (device.firmware_mec || device.firmware_smc) {
+      readings.push_back(
+          fmt::format("firmware{}{}",
+                      device.firmware_mec ? fmt::format(" MEC 0x{:x}", *device.firmware_mec) : "",
+                      device.firmware_smc ? fmt::format(" SMC 0x{:x}", *device.firmware_smc) : ""));
+    }
     if (readings.empty() && !device.market_name) {
       continue;
     }

@@ -96,6 +96,22 @@ using RsmiVersionStrGetFn = RsmiStatus (*)(RsmiSwComponent, char*, std::uint32_t
 using RsmiTopoGetLinkTypeFn = RsmiStatus (*)(std::uint32_t, std::uint32_t, std::uint64_t*,
                                              RsmiIoLinkType*);
 using RsmiStatusStringFn = RsmiStatus (*)(RsmiStatus, const char**);
+using RsmiTemperatureMetric = unsigned int;  ///< rsmi_temperature_metric_t
+inline constexpr std::uint32_t k_rsmi_temp_type_edge = 0;
+inline constexpr RsmiTemperatureMetric k_rsmi_temp_current = 0;
+using RsmiGpuBlock = unsigned long;  ///< rsmi_gpu_block_t: 64-bit flags (RESERVED is bit 63)
+inline constexpr RsmiGpuBlock k_rsmi_gpu_block_umc = 0x1;
+using RsmiFwBlock = unsigned int;  ///< rsmi_fw_block_t
+inline constexpr RsmiFwBlock k_rsmi_fw_block_mec = 5;
+inline constexpr RsmiFwBlock k_rsmi_fw_block_smc = 14;
+struct RsmiErrorCount {  ///< rsmi_error_count_t
+  std::uint64_t correctable_err;
+  std::uint64_t uncorrectable_err;
+};
+using RsmiDevTempMetricGetFn = RsmiStatus (*)(std::uint32_t, std::uint32_t, RsmiTemperatureMetric,
+                                              std::int64_t*);
+using RsmiDevEccCountGetFn = RsmiStatus (*)(std::uint32_t, RsmiGpuBlock, RsmiErrorCount*);
+using RsmiDevFirmwareVersionGetFn = RsmiStatus (*)(std::uint32_t, RsmiFwBlock, std::uint64_t*);
 
 // ---- amd-smi (amd_smi/amdsmi.h of ROCm/amdsmi) ---------------------------------------------
 // No distribution rocdoc builds on packages amdsmi.h, so these are declared from AMD's header

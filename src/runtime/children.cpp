@@ -323,6 +323,10 @@ struct Smi {
   abi::RsmiVersionStrGetFn version_string = nullptr;
   abi::RsmiTopoGetLinkTypeFn link_type = nullptr;
   abi::RsmiStatusStringFn status_string = nullptr;
+  // Readings a release may lack (optional symbols).
+  abi::RsmiDevTempMetricGetFn temperature = nullptr;
+  abi::RsmiDevEccCountGetFn ecc_count = nullptr;
+  abi::RsmiDevFirmwareVersionGetFn firmware = nullptr;
   const ResultWriter* out = nullptr;
 
   template <typename Call>
@@ -379,6 +383,28 @@ void smi_device(const Smi& smi, std::uint32_t index) {
   }
   if (smi.call("rsmi_dev_pci_id_get", [&] { return smi.pci_id(index, &value); })) {
     smi.out->line({"device", i, "pci_id", std::to_string(value)});
+  }
+  std::int64_t temperature = 0;
+  if (smi.temperature != nullptr && smi.call("rsmi_dev_temp_metric_get", [&] {
+        return smi.temperature(index, abi::k_rsmi_temp_type_edge, abi::k_rsmi_temp_current,
+                               &temperature);
+      })) {
+    smi.out->line({"device", i, "temperature_edge", std::to_string(temperature)});
+  }
+  abi::RsmiErrorCount errors{};
+  if (smi.ecc_count != nullptr && smi.call("rsmi_dev_ecc_count_get", [&] {
+        return smi.ecc_count(index, abi::k_rsmi_gpu_block_umc, &errors);
+      })) {
+    smi.out->line({"device", i, "ecc_correctable", std::to_string(errors.correctable_err)});
+    smi.out->line({"device", i, "ecc_uncorrectable", std::to_string(errors.uncorrectable_err)});
+  }
+  for (const auto& [block, name] : {std::pair{abi::k_rsmi_fw_block_mec, "firmware_mec"},
+                                    std::pair{abi::k_rsmi_fw_block_smc, "firmware_smc"}}) {
+    if (smi.firmware != nullptr && smi.call("rsmi_dev_firmware_version_get", [&, b = block] {
+          return smi.firmware(index, b, &value);
+        })) {
+      smi.out->line({"device", i, name, std::to_string(value)});
+    }
   }
 }
 
@@ -632,6 +658,9 @@ int smi_child(const std::vector<std::string>& candidates, int result_fd) {
     out.line({"end"});
     return 0;
   }
+  smi.temperature = lib->symbol<abi::RsmiDevTempMetricGetFn>("rsmi_dev_temp_metric_get");
+  smi.ecc_count = lib->symbol<abi::RsmiDevEccCountGetFn>("rsmi_dev_ecc_count_get");
+  smi.firmware = lib->symbol<abi::RsmiDevFirmwareVersionGetFn>("rsmi_dev_firmware_version_get");
   if (!smi.call("rsmi_init", [&] { return smi.init(0); })) {
     out.line({"end"});
     return 0;

@@ -256,6 +256,8 @@ ordered smi_json(const SmiRuntimeFacts& smi) {
                        {"ecc_correctable", maybe(device.ecc_correctable)},
                        {"ecc_uncorrectable", maybe(device.ecc_uncorrectable)},
                        {"temperature_edge", maybe(device.temperature_edge)},
+                       {"firmware_mec", maybe(device.firmware_mec)},
+                       {"firmware_smc", maybe(device.firmware_smc)},
                        {"vram_total", maybe(device.vram_total)},
                        {"vram_used", maybe(device.vram_used)},
                        {"pci_id", maybe(device.pci_id)}});

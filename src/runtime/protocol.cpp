@@ -385,6 +385,10 @@ SmiRuntimeFacts parse_smi_result(std::string_view text) {
         device.ecc_correctable = number;
       } else if (line[2] == "ecc_uncorrectable") {
         device.ecc_uncorrectable = number;
+      } else if (line[2] == "firmware_mec") {
+        device.firmware_mec = number;
+      } else if (line[2] == "firmware_smc") {
+        device.firmware_smc = number;
       } else if (line[2] == "temperature_edge") {
         device.temperature_edge = util::parse_number<std::int64_t>(line[3]);
         return device.temperature_edge.has_value();

@@ -41,6 +41,8 @@ template <>
 struct Same<abi::HipDevicePropPrefix, hipDeviceProp_t> : std::true_type {};
 template <>
 struct Same<abi::HsaAgentHandle, hsa_agent_t> : std::true_type {};
+template <>
+struct Same<abi::RsmiErrorCount, rsmi_error_count_t> : std::true_type {};
 
 template <typename Ours, typename Theirs>
 constexpr bool same_v = Same<Ours, Theirs>::value;
@@ -89,6 +91,17 @@ ROCDOC_SAME_FIELD(gcnArchName);
 static_assert(sizeof(hipDeviceProp_t) <= abi::k_hip_device_prop_buffer);
 
 // rocm_smi_lib
+static_assert(same_v<abi::RsmiDevTempMetricGetFn, decltype(&rsmi_dev_temp_metric_get)>);
+static_assert(same_v<abi::RsmiDevEccCountGetFn, decltype(&rsmi_dev_ecc_count_get)>);
+static_assert(same_v<abi::RsmiDevFirmwareVersionGetFn, decltype(&rsmi_dev_firmware_version_get)>);
+static_assert(abi::k_rsmi_temp_type_edge == RSMI_TEMP_TYPE_EDGE &&
+              abi::k_rsmi_temp_current == RSMI_TEMP_CURRENT &&
+              abi::k_rsmi_gpu_block_umc == RSMI_GPU_BLOCK_UMC &&
+              abi::k_rsmi_fw_block_mec == RSMI_FW_BLOCK_MEC &&
+              abi::k_rsmi_fw_block_smc == RSMI_FW_BLOCK_SMC);
+static_assert(sizeof(abi::RsmiErrorCount) == sizeof(rsmi_error_count_t) &&
+              offsetof(abi::RsmiErrorCount, uncorrectable_err) ==
+                  offsetof(rsmi_error_count_t, uncorrectable_err));
 static_assert(same_v<abi::RsmiInitFn, decltype(&rsmi_init)>);
 static_assert(same_v<abi::RsmiShutDownFn, decltype(&rsmi_shut_down)>);
 static_assert(same_v<abi::RsmiNumMonitorDevicesFn, decltype(&rsmi_num_monitor_devices)>);

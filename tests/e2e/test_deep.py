@@ -209,6 +209,8 @@ else:
     smi = document["facts"]["runtime"]["smi"]
     results.check(smi["links"] == [{"from": 0, "to": 1, "type": 2, "hops": 1}],
                   f"rocm_smi's XGMI link: {smi['links']}")
+    results.check([(d["temperature_edge"], d["ecc_uncorrectable"], d["firmware_mec"]) for d in smi["devices"]] ==
+                  [(45000, 0, 0x4a), (45000, 0, 0x4a)], f"rocm_smi's readings: {smi['devices']}")
     smi_check = check_of(document, "runtime.smi")
     results.check(smi_check["status"] == "warn" and smi_check["message"].startswith("amd-smi loaded from ") and
                   "it counts 2 device(s), KFD shows 0 GPU node(s)" in smi_check["message"],
