@@ -233,10 +233,21 @@ def custom_seeds():
         "device\t1\tgcn_arch_name\tgfx1100\ndevice\t0\tpci_id\t768\ndevice\t1\tpci_id\t17152\n"
         "status\trsmi_init\t0\tRSMI_STATUS_SUCCESS\nlink\t0\t1\t2\t1\n"
         "agent\tgpu\tgfx90a\nvalue\tround_trip\tok\nend\n").encode()
+    # --smoke's output: the script's own result on this machine's shape, and each fixture's record.
+    yield "smoke_output", "cpu-torch", (
+        "# step import torch\n# step is_available\n"
+        '{"available": false, "device_count": 0, "devices": [], "torch": {"version": "1.13.0a0", '
+        '"hip": null, "cuda": null}, "network": {"isolated": true}}\n').encode()
+    for name, path in fixtures():
+        smoke = manifest(path).get("smoke")
+        if isinstance(smoke, dict):
+            for index, run in enumerate(smoke.get("runs") or []):
+                if isinstance(run, dict) and isinstance(run.get("output"), str):
+                    yield "smoke_output", f"{name}-{index}", run["output"].encode()
     for name, path in fixtures():
         runtime = manifest(path).get("runtime")
         if isinstance(runtime, dict):
-            for key in ("hip", "smi", "hsa"):
+            for key in ("hip", "smi", "hsa", "amdsmi"):
                 run = runtime.get(key)
                 if isinstance(run, dict) and isinstance(run.get("result"), list):
                     yield "runtime_result", f"{name}-{key}", "".join(f"{line}\n" for line in run["result"]).encode()
@@ -290,7 +301,8 @@ def main():
         write(harness, label, content)
     print(", ".join(f"{harness}: {written[harness]}" for harness in sorted(written)), "seeds in", out)
     expected = set(SEEDS) | {"snapshot_manifest", "path_in_root", "visible_devices", "rules",
-                             "triage", "runtime_result", "offload_bundle", "fleet_report"}
+                             "triage", "runtime_result", "smoke_output", "offload_bundle",
+                             "fleet_report"}
     missing = sorted(expected - set(written))
     if missing:
         sys.exit(f"no seeds found for {', '.join(missing)}")

@@ -1,7 +1,8 @@
 // --deep's result channel (src/runtime/protocol.h): what a runtime child writes, or
 // what a snapshot's `runtime` key replays, read as untrusted lines. Input: the result text,
-// parsed as the HIP, rocm_smi and HSA children's; then runtime.hip-init and runtime.smi judge
-// it against a machine without GPUs and against the two-MI210 facts below.
+// parsed as the HIP, rocm_smi, HSA and amd-smi children's; then runtime.hip-init, runtime.smi,
+// runtime.compute and driver.gpu-faults judge it against a machine without GPUs and against
+// the two-MI210 facts below.
 #include "probes/runtime.h"
 #include "src/checks/checks.h"
 #include "src/runtime/protocol.h"
@@ -30,7 +31,8 @@ void judge(const Facts& facts) {
   GpuInventory inventory = build_gpu_inventory(facts, fuzz::knowledge());
   const CheckContext context{facts, fuzz::knowledge(), std::move(inventory.gpus),
                              std::move(inventory.withheld)};
-  for (auto* check : {checks::runtime_hip_init, checks::runtime_smi}) {
+  for (auto* check : {checks::runtime_hip_init, checks::runtime_smi, checks::runtime_compute,
+                      checks::driver_gpu_faults}) {
     const CheckResult result = check(context);
     ROCDOC_FUZZ_CHECK(!result.message.empty(), "a verdict has a message");
   }
@@ -56,6 +58,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   report.hip = run;
   report.smi = run;
   report.hsa = run;
+  report.amdsmi = run;
   Facts facts;
   facts.kfd = KfdFacts{};
   facts.env = EnvFacts{};
