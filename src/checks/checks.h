@@ -90,6 +90,9 @@ CheckResult torch_smoke(const CheckContext& context);
 std::string describe(const AmdGpu& gpu);
 /// True when os-release says Debian/Ubuntu family.
 bool debian_like(const Facts& facts);
+/// The kernel command line puts the IOMMU in passthrough or turns it off (iommu=pt, iommu=off,
+/// amd_iommu=off, intel_iommu=off): DMA is not translated.
+bool iommu_passes_dma_through(const SystemFacts& system);
 /// The command that adds a kernel command-line argument on this distribution.
 std::string add_kernel_argument_command(const Facts& facts, const std::string& argument);
 /// Fixes that let amdgpu load: blacklist lines, kernel command line, modprobe.

@@ -210,13 +210,7 @@ std::vector<Fix> failure_fixes(const Outcome& first) {
 }
 
 bool iommu_translates(const CheckContext& context) {
-  if (!context.facts.system) {
-    return false;
-  }
-  const auto& params = context.facts.system->iommu_params;
-  return std::none_of(params.begin(), params.end(), [](const std::string& p) {
-    return p == "iommu=pt" || p == "iommu=off" || p == "amd_iommu=off" || p == "intel_iommu=off";
-  });
+  return context.facts.system && !iommu_passes_dma_through(*context.facts.system);
 }
 
 /// Slow copies: the link as it runs under load, then IOMMU and NUMA, where the facts say so.

@@ -39,6 +39,14 @@ CheckResult numa_balancing(const CheckContext& context) {
         FixKind::file_edit}});
 }
 
+bool iommu_passes_dma_through(const SystemFacts& system) {
+  return std::any_of(system.iommu_params.begin(), system.iommu_params.end(),
+                     [](const std::string& p) {
+                       return p == "iommu=pt" || p == "iommu=off" || p == "amd_iommu=off" ||
+                              p == "intel_iommu=off";
+                     });
+}
+
 CheckResult iommu_mode(const CheckContext& context) {
   const auto discrete = std::count_if(context.amd_gpus.begin(), context.amd_gpus.end(),
                                       [](const AmdGpu& g) { return !g.integrated(); });
@@ -46,9 +54,7 @@ CheckResult iommu_mode(const CheckContext& context) {
     return pass("fewer than two discrete AMD GPUs: the IOMMU mode does not matter here");
   }
   const auto& params = context.facts.system->iommu_params;
-  const bool ok = std::any_of(params.begin(), params.end(), [](const std::string& p) {
-    return p == "iommu=pt" || p == "iommu=off" || p == "amd_iommu=off" || p == "intel_iommu=off";
-  });
+  const bool ok = iommu_passes_dma_through(*context.facts.system);
   const std::vector<std::string> evidence = {
       fmt::format("{} discrete AMD GPUs", discrete),
       params.empty() ? "no iommu= parameter on the kernel command line"
