@@ -5,7 +5,9 @@
 # validation: scripts/validate-rules-schema.py), python3-junitparser (a real JUnit parser
 # reads `check --junit`'s file: tests/e2e/test_ci_outputs.py), python3-markdown-it (a real
 # CommonMark parser reads `check --format markdown`: tests/e2e/test_markdown_explain.py) and Debian's
-# python3-torch (bench/ times its collect_env; a real torch install for the Python probes).
+# python3-torch (bench/ times its collect_env; a real torch install for the Python probes, and the
+# CPU torch that --smoke runs for real: tests/e2e/test_smoke.py, which also makes a venv per fake
+# torch with python3-venv).
 # clang-format checks the code style. For the CI builds beyond the default one (.ci/run):
 # clang-14 (the clang build, and the fuzz harnesses), libclang-rt-14-dev (clang's sanitizer
 # and libFuzzer runtimes: libclang_rt.fuzzer-x86_64.a; clang-14 does not depend on it) and
@@ -42,7 +44,7 @@ SUDO=""
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
-  pciutils strace clang-format python3 python3-jsonschema python3-yaml python3-junitparser python3-markdown-it python3-torch \
+  pciutils strace clang-format python3 python3-jsonschema python3-yaml python3-junitparser python3-markdown-it python3-torch python3-venv \
   clang-14 libclang-rt-14-dev llvm-14 \
   libamdhip64-dev libhsa-runtime-dev librocm-smi-dev librocm-smi64-1 \
   librocrand1 librocsparse0 clang-tools-14 clang-tools-19 binutils \
