@@ -15,6 +15,10 @@ std::optional<std::string> gfx_name_from_kfd(std::uint32_t gfx_target_version);
 /// "gfx90a" → 90010; also accepts feature suffixes ("gfx90a:xnack-"). nullopt when malformed.
 std::optional<std::uint32_t> kfd_from_gfx_name(std::string_view name);
 
+/// "gfx90a:sramecc+:xnack-" → "gfx90a": a target id without its features (as HIP's
+/// gcnArchName and torch's arch names carry them).
+std::string_view target_processor(std::string_view target_id);
+
 /// Whether the process runs with XNACK (GPU page-fault retry) on: HSA_XNACK=1.
 enum class Xnack { off, on };
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 
+#include "rocdoc/gfx_target.h"
 #include "src/checks/checks.h"
 #include "src/checks/runtime_causes.h"
 #include "src/checks/software.h"
@@ -155,8 +156,6 @@ std::string failed_list(const RuntimeLoad& load) {
   return util::join(names, ", ");
 }
 
-std::string gfx_base(std::string_view name) { return std::string(name.substr(0, name.find(':'))); }
-
 /// The gfx target HIP reports for a KFD GPU: its own, or its HSA_OVERRIDE_GFX_VERSION's.
 std::string expected_target(const CheckContext& context, const RuntimeDevice& device) {
   if (device.gpu != nullptr) {
@@ -236,7 +235,7 @@ std::optional<CheckResult> compare_hip_devices(const CheckContext& context,
   std::vector<std::string> hip_targets;
   for (const auto& device : hip.devices) {
     if (!device.gcn_arch_name.empty()) {
-      hip_targets.push_back(gfx_base(device.gcn_arch_name));
+      hip_targets.push_back(std::string(target_processor(device.gcn_arch_name)));
     }
   }
   std::vector<std::string> kfd_targets;
@@ -458,7 +457,7 @@ CheckResult runtime_hip_init(const CheckContext& context) {
   }
   std::vector<std::string> targets;
   for (const auto& device : hip.devices) {
-    targets.push_back(gfx_base(device.gcn_arch_name));
+    targets.push_back(std::string(target_processor(device.gcn_arch_name)));
   }
   const int devices = hip.device_count.value_or(0);
   return pass(fmt::format("{}: {} device{} ({}), as KFD shows{}", hip_identity(hip), devices,

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "rocdoc/gfx_target.h"
 #include "src/checks/checks.h"
 #include "src/checks/pcie_slot.h"
 #include "src/checks/runtime_causes.h"
@@ -45,7 +46,7 @@ std::string device_label(const HipDevice& device, const AmdGpu* gpu) {
   if (gpu != nullptr) {
     return fmt::format("GPU {} {}", device.index, describe(*gpu));
   }
-  std::string arch(device.gcn_arch_name.substr(0, device.gcn_arch_name.find(':')));
+  const std::string arch(target_processor(device.gcn_arch_name));
   return fmt::format("GPU {} ({})", device.index,
                      util::join({device.name.empty() ? std::string("name unknown") : device.name,
                                  arch.empty() ? std::string("target unknown") : arch},

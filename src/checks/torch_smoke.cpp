@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "rocdoc/gfx_target.h"
 #include "src/checks/checks.h"
 #include "src/checks/visible_devices.h"
 #include "src/util/strings.h"
@@ -78,9 +79,7 @@ Problem unavailable(const CheckContext& context, const SmokeResult& result) {
   return {message, fix};
 }
 
-std::string base_target(std::string_view arch) {
-  return std::string(arch.substr(0, arch.find(':')));
-}
+std::string processor_of(std::string_view arch) { return std::string(target_processor(arch)); }
 
 /// The device's tests as one row of the report's table.
 std::string device_row(const SmokeDevice& device) {
@@ -92,7 +91,7 @@ std::string device_row(const SmokeDevice& device) {
   }
   return fmt::format(
       "cuda:{}  {}  {}  {}  {:.2f} s", device.index, device.name.empty() ? "?" : device.name,
-      device.arch.empty() ? "?" : base_target(device.arch), util::join(cells, "  "), seconds);
+      device.arch.empty() ? "?" : processor_of(device.arch), util::join(cells, "  "), seconds);
 }
 
 /// What a device's tests found wrong, if anything.
@@ -100,7 +99,7 @@ std::optional<Problem> device_problem(const SmokeResult& result, const SmokeDevi
   for (const auto& test : device.tests) {
     const std::string where =
         fmt::format("{}: on cuda:{} ({}, {})", torch_label(result), device.index, device.name,
-                    device.arch.empty() ? "?" : base_target(device.arch));
+                    device.arch.empty() ? "?" : processor_of(device.arch));
     const std::string what = test.name == "alloc"    ? "a 64 MiB allocation"
                              : test.name == "conv2d" ? "a conv2d"
                                                      : "a " + test.name + " matrix product";
@@ -137,12 +136,13 @@ std::optional<Problem> rocm_view_problem(const CheckContext& context, const Smok
                      "rocdoc check --only env.visible-devices --deep", false}}};
   }
   for (const auto& device : result.devices) {
-    const std::string target = base_target(device.arch);
+    const std::string target = processor_of(device.arch);
     if (target.empty() || result.arch_list.empty()) {
       continue;
     }
-    const bool listed = std::any_of(result.arch_list.begin(), result.arch_list.end(),
-                                    [&](const std::string& a) { return base_target(a) == target; });
+    const bool listed =
+        std::any_of(result.arch_list.begin(), result.arch_list.end(),
+                    [&](const std::string& a) { return processor_of(a) == target; });
     if (!listed) {
       return Problem{fmt::format("{}: cuda:{} is {}, which torch.cuda.get_arch_list() lacks ({})",
                                  torch_label(result), device.index, target,

@@ -59,4 +59,8 @@ bool code_runs_on(std::string_view code, std::string_view processor, std::string
   return true;
 }
 
+std::string_view target_processor(std::string_view target_id) {
+  return target_id.substr(0, target_id.find(':'));
+}
+
 }  // namespace rocdoc

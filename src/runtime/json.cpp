@@ -101,14 +101,13 @@ RuntimeRun parse_run(const json& object, const std::string& file, const std::str
   }
   RuntimeRun run;
   const std::string ending = text_member(object, "ending", file, where + ".");
-  const auto known = std::find_if(k_endings.begin(), k_endings.end(),
-                                  [&](const auto& entry) { return entry.second == ending; });
-  if (known == k_endings.end()) {
+  const auto known = ending_from_name(ending);
+  if (!known) {
     bad(file, where + ".ending",
         "must be exited, signaled, timed_out or not_started, not \"" + util::excerpt(ending) +
             "\"");
   }
-  run.ending = known->first;
+  run.ending = *known;
   if (const json* status =
           member(object, "exit_status", file, where + ".", &json::is_number_integer)) {
     const auto value = status->get<std::int64_t>();
@@ -150,11 +149,6 @@ RuntimeRun parse_run(const json& object, const std::string& file, const std::str
 }
 
 using ordered = nlohmann::ordered_json;
-
-template <typename T>
-ordered maybe(const std::optional<T>& value) {
-  return value ? ordered(*value) : ordered(nullptr);
-}
 
 ordered summary_facts(const OutputSummary& summary) {
   return {{"bytes", summary.bytes}, {"lines", summary.lines}, {"first_lines", summary.first_lines}};
@@ -290,6 +284,15 @@ ordered runtime_facts_json(const RuntimeFacts& facts) {
           {"smi", facts.smi ? smi_json(*facts.smi) : ordered(nullptr)},
           {"hsa", facts.hsa ? hsa_json(*facts.hsa) : ordered(nullptr)},
           {"amdsmi", facts.amdsmi ? smi_json(*facts.amdsmi) : ordered(nullptr)}};
+}
+
+std::optional<ChildEnding> ending_from_name(std::string_view name) {
+  for (const auto& [value, text] : k_endings) {
+    if (text == name) {
+      return value;
+    }
+  }
+  return std::nullopt;
 }
 
 std::string_view ending_name(ChildEnding ending) {

@@ -130,20 +130,11 @@ void read_document(const json& document, SmokeResult& result) {
   }
 }
 
-ordered maybe_text(const std::optional<std::string>& value) {
-  return value ? ordered(*value) : ordered(nullptr);
-}
-
 ordered error_json(const std::optional<SmokeError>& error) {
   if (!error) {
     return nullptr;
   }
   return {{"type", error->type}, {"message", error->message}};
-}
-
-template <typename T>
-ordered maybe(const std::optional<T>& value) {
-  return value ? ordered(*value) : ordered(nullptr);
 }
 
 }  // namespace
@@ -242,18 +233,11 @@ SmokeReport parse_smoke_report(const json& value, const std::string& file) {
     };
     run.target.interpreter = string_of("interpreter");
     run.target.site_dir = string_of("site_dir");
-    const std::string ending = string_of("ending");
-    bool known = false;
-    for (const auto candidate : {ChildEnding::exited, ChildEnding::signaled, ChildEnding::timed_out,
-                                 ChildEnding::not_started}) {
-      if (ending_name(candidate) == ending) {
-        run.ending = candidate;
-        known = true;
-      }
-    }
-    if (!known) {
+    const auto ending = ending_from_name(string_of("ending"));
+    if (!ending) {
       bad(file, where + ".ending", "must be exited, signaled, timed_out or not_started");
     }
+    run.ending = *ending;
     if (const auto it = entry.find("exit_status"); it != entry.end() && !it->is_null()) {
       if (!it->is_number_integer() || it->get<std::int64_t>() < 0 ||
           it->get<std::int64_t>() > 255) {
@@ -307,15 +291,15 @@ ordered smoke_facts_json(const SmokeFacts& facts) {
                        {"signal", maybe(result.signal)},
                        {"seconds", result.seconds},
                        {"error", result.error.empty() ? ordered(nullptr) : ordered(result.error)},
-                       {"last_step", maybe_text(result.last_step)},
-                       {"unreadable", maybe_text(result.unreadable)},
-                       {"python", maybe_text(result.python)},
+                       {"last_step", maybe(result.last_step)},
+                       {"unreadable", maybe(result.unreadable)},
+                       {"python", maybe(result.python)},
                        {"network_isolated", maybe(result.network_isolated)},
                        {"import_error", error_json(result.import_error)},
-                       {"torch_version", maybe_text(result.torch_version)},
-                       {"torch_file", maybe_text(result.torch_file)},
-                       {"hip", maybe_text(result.hip)},
-                       {"cuda", maybe_text(result.cuda)},
+                       {"torch_version", maybe(result.torch_version)},
+                       {"torch_file", maybe(result.torch_file)},
+                       {"hip", maybe(result.hip)},
+                       {"cuda", maybe(result.cuda)},
                        {"available", maybe(result.available)},
                        {"device_count", maybe(result.device_count)},
                        {"arch_list", result.arch_list},
