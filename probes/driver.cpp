@@ -1,5 +1,7 @@
 #include "probes/driver.h"
 
+#include <algorithm>
+
 #include "src/util/strings.h"
 
 namespace rocdoc {
@@ -19,6 +21,36 @@ bool names_amdgpu(std::string_view module_list) {
 }
 
 }  // namespace
+
+bool is_memory_module(std::string_view module) {
+  return module == "amdgpu" || module == "ttm" || module == "amdttm";
+}
+
+std::vector<ModuleParameterSetting> find_module_options(std::string_view content,
+                                                        const std::string& file) {
+  std::vector<ModuleParameterSetting> found;
+  int number = 0;
+  for (const auto raw : util::lines(content)) {
+    ++number;
+    const std::string_view line = util::trim(raw);
+    const auto words = util::split_whitespace(line);
+    if (words.size() < 3 || words[0] != "options" || !is_memory_module(words[1])) {
+      continue;
+    }
+    for (std::size_t i = 2; i < words.size() && words[i].front() != '#'; ++i) {
+      const auto equals = words[i].find('=');
+      const std::string_view name = words[i].substr(0, equals);
+      if (name.empty()) {
+        continue;
+      }
+      found.push_back(
+          {std::string(words[1]), std::string(name),
+           equals == std::string_view::npos ? "" : std::string(words[i].substr(equals + 1)),
+           ModprobeLine{file, number, std::string(line)}});
+    }
+  }
+  return found;
+}
 
 std::vector<ModprobeLine> find_amdgpu_blacklist(std::string_view content, const std::string& file) {
   std::vector<ModprobeLine> found;
@@ -48,8 +80,21 @@ void parse_cmdline_for_driver(std::string_view cmdline, DriverFacts& facts) {
     } else if (word.substr(0, 18) == "modprobe.blacklist" && word.size() > 19 && word[18] == '=') {
       facts.cmdline_blacklists_amdgpu =
           facts.cmdline_blacklists_amdgpu || names_amdgpu(word.substr(19));
-    } else if (word.substr(0, 7) == "amdgpu.") {
-      facts.cmdline_amdgpu_params.emplace_back(word);
+    } else {
+      if (word.substr(0, 7) == "amdgpu.") {
+        facts.cmdline_amdgpu_params.emplace_back(word);
+      }
+      // "ttm.pages_limit=29360128": the kernel passes module.name=value to the module when it
+      // loads (a module built in reads it at boot).
+      const auto dot = word.find('.');
+      const auto equals = word.find('=');
+      if (dot != std::string_view::npos && dot < equals && is_memory_module(word.substr(0, dot)) &&
+          dot + 1 < std::min(equals, word.size())) {
+        facts.memory_module_settings.push_back(
+            {std::string(word.substr(0, dot)), std::string(word.substr(dot + 1, equals - dot - 1)),
+             equals == std::string_view::npos ? "" : std::string(word.substr(equals + 1)),
+             std::nullopt});
+      }
     }
   }
 }
@@ -75,6 +120,36 @@ std::optional<bool> parse_secure_boot_var(std::string_view content) {
     return std::nullopt;
   }
   return content[4] == 1;
+}
+
+/// The parameters of a loaded memory module: every name, and the values of those set somewhere
+/// and of the memory limits (ttm's pages_limit and page_pool_size, amdgpu's gttsize).
+std::optional<ModuleParameters> read_module_parameters(
+    const Host& host, const std::string& module,
+    const std::vector<ModuleParameterSetting>& settings) {
+  const std::string dir = "/sys/module/" + module + "/parameters";
+  auto names = host.list_dir(dir);
+  if (!names) {
+    return std::nullopt;
+  }
+  check_bound(names->size(), 1024, "module parameters", dir);
+  ModuleParameters parameters;
+  parameters.names = std::move(*names);
+  std::vector<std::string> wanted = {"pages_limit", "page_pool_size", "gttsize"};
+  for (const auto& setting : settings) {
+    if (setting.module == module) {
+      wanted.push_back(setting.name);
+    }
+  }
+  for (const auto& name : wanted) {
+    if (std::binary_search(parameters.names.begin(), parameters.names.end(), name) &&
+        parameters.values.count(name) == 0) {
+      if (const auto value = host.read_file(dir + "/" + name, 4096)) {
+        parameters.values.emplace(name, std::string(util::trim(*value)));
+      }
+    }
+  }
+  return parameters;
 }
 
 std::optional<DkmsAmdgpu> probe_dkms(const Host& host) {
@@ -150,11 +225,19 @@ DriverFacts probe_driver(const ProbeContext& context) {
       if (const auto content = host.read_file(path, 64 * 1024)) {
         auto lines = find_amdgpu_blacklist(*content, path);
         facts.blacklist.insert(facts.blacklist.end(), lines.begin(), lines.end());
+        auto options = find_module_options(*content, path);
+        facts.memory_module_settings.insert(facts.memory_module_settings.end(), options.begin(),
+                                            options.end());
       }
     }
   }
   if (const auto cmdline = host.read_file("/proc/cmdline", 64 * 1024)) {
     parse_cmdline_for_driver(*cmdline, facts);
+  }
+  for (const char* name : {"amdgpu", "ttm", "amdttm"}) {
+    if (auto parameters = read_module_parameters(host, name, facts.memory_module_settings)) {
+      facts.module_parameters.emplace(name, std::move(*parameters));
+    }
   }
   const auto efi = host.stat("/sys/firmware/efi");
   facts.efi = efi && efi->type == FileType::directory;

@@ -56,6 +56,29 @@ std::vector<KfdIoLink> read_io_links(const Host& host, const std::string& node_d
   return links;
 }
 
+/// A GPU node's memory banks (mem_banks/<n>/properties: heap_type, size_in_bytes).
+std::vector<KfdMemBank> read_mem_banks(const Host& host, const std::string& node_dir) {
+  std::vector<KfdMemBank> banks;
+  const auto names = host.list_dir(node_dir + "/mem_banks");
+  if (!names) {
+    return banks;
+  }
+  check_bound(names->size(), k_max_kfd_nodes, "memory banks", node_dir + "/mem_banks");
+  for (const auto& name : *names) {
+    const auto content = host.read_file(node_dir + "/mem_banks/" + name + "/properties", 16 * 1024);
+    if (!util::parse_unsigned(name) || !content) {
+      continue;
+    }
+    const auto properties = parse_kfd_properties(*content);
+    const auto size = properties.find("size_in_bytes");
+    if (size == properties.end()) {
+      continue;
+    }
+    banks.push_back({narrow<std::uint32_t>(properties, "heap_type").value_or(0), size->second});
+  }
+  return banks;
+}
+
 }  // namespace
 
 std::map<std::string, std::uint64_t> parse_kfd_properties(std::string_view content) {
@@ -166,6 +189,9 @@ KfdFacts probe_kfd_topology(const ProbeContext& context) {
       }
     }
     node.io_links = read_io_links(host, dir);
+    if (node.is_gpu()) {
+      node.mem_banks = read_mem_banks(host, dir);
+    }
     facts.nodes.push_back(std::move(node));
   }
   std::sort(facts.nodes.begin(), facts.nodes.end(),

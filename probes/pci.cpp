@@ -106,6 +106,16 @@ std::optional<std::size_t> bad_page_count(const Host& host, const std::string& d
   return pages;
 }
 
+/// amdgpu's mem_info_{vram,vis_vram,gtt}_total: decimal bytes.
+GpuMemory read_gpu_memory(const Host& host, const std::string& dir) {
+  const auto bytes = [&](const char* name) -> std::optional<std::uint64_t> {
+    const auto text = host.read_file(dir + "/" + name, 64);
+    return text ? util::parse_number<std::uint64_t>(util::trim(*text)) : std::nullopt;
+  };
+  return {bytes("mem_info_vram_total"), bytes("mem_info_vis_vram_total"),
+          bytes("mem_info_gtt_total")};
+}
+
 /// The render node amdgpu made for this function: drm/renderD<N>.
 std::optional<int> render_minor_of(const Host& host, const std::string& dir) {
   if (const auto names = host.list_dir(dir + "/drm")) {
@@ -150,6 +160,7 @@ std::optional<PciDevice> read_device(const Host& host, const std::string& bdf) {
     result.render_minor = render_minor_of(host, dir);
   }
   if (result.is_amd_gpu()) {
+    result.memory = read_gpu_memory(host, dir);
     result.firmware = firmware_versions(host, dir);
     result.ras = ras_counts(host, dir);
     if (!result.ras.empty()) {

@@ -153,8 +153,9 @@ PciNames pci_ids_lookup(std::string_view text, std::uint16_t vendor, std::uint16
 
 /// pci.ids mapped read-only.
 struct PciNameSource::MappedIds {
-  /// The pci.ids libpci would read, mapped, when it is a plain file; nullptr otherwise.
-  static std::unique_ptr<MappedIds> map_system_file();
+  /// The pci.ids libpci would read, mapped, when it is a plain file; nullptr otherwise, with
+  /// `exists` false when no distribution's place holds one (plain or compressed).
+  static std::unique_ptr<MappedIds> map_system_file(bool& exists);
 
   MappedIds(void* address, std::size_t size) : m_address(address), m_size(size) {}
   ~MappedIds() { ::munmap(m_address, m_size); }
@@ -167,7 +168,8 @@ struct PciNameSource::MappedIds {
   std::size_t m_size;
 };
 
-std::unique_ptr<PciNameSource::MappedIds> PciNameSource::MappedIds::map_system_file() {
+std::unique_ptr<PciNameSource::MappedIds> PciNameSource::MappedIds::map_system_file(bool& exists) {
+  exists = true;
   for (const char* dir : k_pci_ids_dirs) {
     const std::string path = std::string(dir) + "/pci.ids";
     struct stat st {};
@@ -192,6 +194,7 @@ std::unique_ptr<PciNameSource::MappedIds> PciNameSource::MappedIds::map_system_f
     }
     return std::make_unique<MappedIds>(address, size);
   }
+  exists = false;
   return nullptr;
 }
 
@@ -209,25 +212,33 @@ struct PciNameSource::Impl {
 
 PciNameSource::PciNameSource(const std::optional<std::string>& sysfs_path, PciNamesFrom from) {
   if (from == PciNamesFrom::pci_ids_file) {
-    m_ids = MappedIds::map_system_file();
+    bool exists = false;
+    m_ids = MappedIds::map_system_file(exists);
     if (m_ids) {
       return;  // libpci would load all of pci.ids to name one device: ~20 ms
+    }
+    if (!exists) {
+      // libpci names devices from pci.ids alone (its hwdb lookup is off): without the file,
+      // loading it (and the libraries it needs) names nothing.
+      m_no_pci_ids = true;
+      return;
     }
   }
   m_impl = std::make_unique<Impl>();
   Impl& impl = *m_impl;
   if (!impl.lib.loaded()) {
-    impl.problem = impl.lib.error();
+    impl.problem = "libpci is not available (" + impl.lib.error() + ")";
     return;
   }
   if (impl.alloc == nullptr || impl.init == nullptr || impl.cleanup == nullptr ||
       impl.set_param == nullptr || impl.lookup_name == nullptr) {
-    impl.problem = impl.lib.soname() + " lacks the functions rocdoc needs";
+    impl.problem =
+        "libpci is not available (" + impl.lib.soname() + " lacks the functions rocdoc needs)";
     return;
   }
   impl.access = impl.alloc();
   if (impl.access == nullptr) {
-    impl.problem = "pci_alloc failed";
+    impl.problem = "libpci is not available (pci_alloc failed)";
     return;
   }
   impl.access->error = on_error;
@@ -258,7 +269,10 @@ bool PciNameSource::available() const {
 
 const std::string& PciNameSource::problem() const {
   static const std::string k_none;
-  return m_impl ? m_impl->problem : k_none;
+  static const std::string k_no_ids =
+      "no pci.ids in /usr/share/misc, /usr/share/hwdata or /usr/share (the pciutils or hwdata "
+      "package installs it)";
+  return m_impl ? m_impl->problem : m_no_pci_ids ? k_no_ids : k_none;
 }
 
 const char* PciNameSource::source() const { return m_ids ? "pci.ids" : "libpci"; }

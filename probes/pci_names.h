@@ -35,7 +35,8 @@ class PciNameSource {
   PciNameSource& operator=(const PciNameSource&) = delete;
 
   bool available() const;
-  /// Why names are not available ("libpci.so.3: cannot open shared object file").
+  /// Why names are not available ("libpci.so.3: cannot open shared object file", "no pci.ids
+  /// in …").
   const std::string& problem() const;
   /// "pci.ids" (read directly) or "libpci".
   const char* source() const;
@@ -47,6 +48,7 @@ class PciNameSource {
   struct MappedIds;
   std::unique_ptr<MappedIds> m_ids;
   std::unique_ptr<Impl> m_impl;
+  bool m_no_pci_ids = false;  ///< no pci.ids anywhere: libpci, which could name nothing, not loaded
 };
 
 }  // namespace rocdoc

@@ -1,4 +1,7 @@
-// The probe table: one row per probe, in run order (fastfetch's module list, ninja's kTools).
+// The probe table: one row per probe, in report order (fastfetch's module list, ninja's kTools).
+// Each probe fills its own member of Facts; one that reads another's facts names it
+// (reads_facts_of) and runs after it. On the live machine the others run side by side, the
+// slow ones (python, kernel_log: keep them near the end) first (src/pipeline/run_report.cpp).
 #include "rocdoc/probes.h"
 
 #include "probes/access.h"
@@ -58,14 +61,14 @@ const ProbeInfo k_probes[] = {
               [](const ProbeContext& c, Facts& f) {
                 f.runtime = probe_runtime(c, f.python ? &*f.python : nullptr);
               },
-              [](const Facts& f) { return f.runtime.has_value(); }},
+              [](const Facts& f) { return f.runtime.has_value(); }, "python"},
     ProbeInfo{"smoke",
               "--smoke only: each Python environment's torch run on the GPUs by its interpreter "
               "in a child process with a deadline (or a snapshot's record of it)",
               [](const ProbeContext& c, Facts& f) {
                 f.smoke = probe_smoke(c, f.python ? &*f.python : nullptr);
               },
-              [](const Facts& f) { return f.smoke.has_value(); }},
+              [](const Facts& f) { return f.smoke.has_value(); }, "python"},
 };
 
 #undef ROCDOC_PROBE

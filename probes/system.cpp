@@ -1,6 +1,7 @@
 #include "probes/system.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "src/util/strings.h"
 
@@ -313,6 +314,24 @@ WslKind wsl_from_kernel_release(std::string_view release) {
   return WslKind::wsl1;
 }
 
+std::optional<std::uint64_t> mem_total_from_meminfo(std::string_view content) {
+  for (const auto line : util::lines(content)) {
+    if (line.rfind("MemTotal:", 0) != 0) {
+      continue;
+    }
+    const auto words = util::split_whitespace(util::trim(line.substr(9)));
+    if (words.size() != 2 || words[1] != "kB") {
+      return std::nullopt;
+    }
+    const auto kib = util::parse_number<std::uint64_t>(words[0]);
+    if (!kib || *kib > std::numeric_limits<std::uint64_t>::max() / 1024) {
+      return std::nullopt;
+    }
+    return *kib * 1024;
+  }
+  return std::nullopt;
+}
+
 SystemFacts probe_system(const ProbeContext& context) {
   const Host& host = context.host;
   SystemFacts facts;
@@ -352,6 +371,9 @@ SystemFacts probe_system(const ProbeContext& context) {
   }
   if (const auto fstab = host.read_file("/etc/fstab", 256 * 1024)) {
     facts.fstab_dev = fstab_lines_for(*fstab, "/dev");
+  }
+  if (const auto meminfo = host.read_file("/proc/meminfo", 64 * 1024)) {
+    facts.mem_total = mem_total_from_meminfo(*meminfo);
   }
   if (facts.container) {
     if (mounts) {

@@ -38,6 +38,9 @@ std::optional<std::uint64_t> tmpfs_size_from_mounts(std::string_view mounts,
 /// /proc/mounts: device, mount point, type and options of each line.
 std::vector<Mount> parse_mounts(std::string_view content);
 
+/// MemTotal of /proc/meminfo ("MemTotal:       65536000 kB"), in bytes.
+std::optional<std::uint64_t> mem_total_from_meminfo(std::string_view content);
+
 /// The mount whose point is the longest prefix of `path` (the last one of equal points).
 std::optional<Mount> mount_holding(const std::vector<Mount>& mounts, std::string_view path);
 

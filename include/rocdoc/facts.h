@@ -31,6 +31,13 @@ struct RasCount {
   std::uint64_t correctable = 0;
 };
 
+/// What amdgpu says a GPU's memory is (mem_info_*_total under the PCI device), in bytes.
+struct GpuMemory {
+  std::optional<std::uint64_t> vram_total;      ///< VRAM; on an APU the BIOS carve-out
+  std::optional<std::uint64_t> vis_vram_total;  ///< the part of VRAM the CPU can map (the BAR)
+  std::optional<std::uint64_t> gtt_total;       ///< system memory the GPU can map (GTT)
+};
+
 struct PciDevice {
   std::string bdf;  ///< "0000:03:00.0"
   std::uint16_t vendor = 0;
@@ -47,6 +54,7 @@ struct PciDevice {
   std::map<std::string, RasCount> ras;
   /// VRAM pages retired for errors (ras/gpu_vram_bad_pages, one line each); nullopt without it.
   std::optional<std::size_t> bad_pages;
+  GpuMemory memory;  ///< AMD GPUs only
   PciLink link;
   /// BDFs above this function, from the root port down (from its sysfs path); empty if unknown.
   std::vector<std::string> upstream;
@@ -86,6 +94,22 @@ struct DkmsAmdgpu {
   std::optional<std::string> make_log;  ///< a build/make.log whose header names this kernel
 };
 
+/// A memory module's parameter on the kernel command line ("ttm.pages_limit=29360128") or in an
+/// `options` line of modprobe.d.
+struct ModuleParameterSetting {
+  std::string module;  ///< "amdgpu", "ttm" or "amdttm"
+  std::string name;    ///< "pages_limit"
+  std::string value;
+  std::optional<ModprobeLine> file;  ///< the modprobe.d line; nullopt: the kernel command line
+};
+
+/// A loaded module's parameters under /sys/module/<module>/parameters/: every name, and the
+/// values of those rocdoc judges (the ones set somewhere, and the memory limits).
+struct ModuleParameters {
+  std::vector<std::string> names;  ///< sorted
+  std::map<std::string, std::string> values;
+};
+
 struct DriverFacts {
   bool amdgpu_loaded = false;               ///< /sys/module/amdgpu exists
   std::optional<std::string> initstate;     ///< "live", "coming", "going"
@@ -94,6 +118,10 @@ struct DriverFacts {
   bool cmdline_nomodeset = false;
   bool cmdline_blacklists_amdgpu = false;          ///< modprobe.blacklist=...amdgpu...
   std::vector<std::string> cmdline_amdgpu_params;  ///< amdgpu.* on the kernel command line
+  /// amdgpu.*, ttm.* and amdttm.* on the kernel command line and in modprobe.d options lines.
+  std::vector<ModuleParameterSetting> memory_module_settings;
+  /// The parameters of amdgpu, ttm and amdttm, by module; a module that is not loaded is absent.
+  std::map<std::string, ModuleParameters> module_parameters;
   bool efi = false;
   std::optional<bool> secure_boot;
   std::optional<DkmsAmdgpu> dkms;  ///< nullopt when amdgpu-dkms left no tree
@@ -133,6 +161,12 @@ struct AccessFacts {
 
 // ---- kfd_topology ----------------------------------------------------------------------
 
+/// One of a KFD node's memory banks (mem_banks/<n>/properties).
+struct KfdMemBank {
+  std::uint32_t heap_type = 0;  ///< 0 system memory, 1 public and 2 private frame buffer
+  std::uint64_t size = 0;       ///< size_in_bytes
+};
+
 struct KfdIoLink {
   int index = 0;
   std::uint32_t type = 0;  ///< 2 = PCIe, 11 = XGMI
@@ -170,6 +204,7 @@ struct KfdNode {
   std::optional<std::string> bdf;         ///< from domain + location_id
   std::optional<std::string> render_bdf;  ///< from /sys/class/drm/renderD<minor>/device
   std::vector<KfdIoLink> io_links;
+  std::vector<KfdMemBank> mem_banks;  ///< GPU nodes; the memory HIP sees as the GPU's
 
   /// A GPU agent: KFD gives GPU nodes SIMDs, CPU nodes none (libhsakmt's test).
   bool is_gpu() const { return !unreadable && simd_count > 0; }
@@ -217,6 +252,7 @@ struct SystemFacts {
   WslKind wsl = WslKind::none;
   bool dxg_present = false;
   std::optional<std::uint64_t> shm_bytes;  ///< size of /dev/shm
+  std::optional<std::uint64_t> mem_total;  ///< MemTotal of /proc/meminfo, in bytes
   std::optional<Mount> kfd_mount;          ///< the mount that holds /dev/kfd (from /proc/mounts)
   std::vector<FstabLine> fstab_dev;        ///< /etc/fstab lines that mount /dev
 };

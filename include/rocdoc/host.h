@@ -32,6 +32,9 @@ inline void check_bound(std::size_t count, std::size_t bound, std::string_view w
   }
 }
 
+/// Whether a Host may be read from several threads at once.
+enum class HostThreads { one, many };
+
 /// Every read of the inspected machine goes through a Host. Paths are absolute paths
 /// of that machine; a snapshot resolves them inside its root.
 class Host {
@@ -39,6 +42,9 @@ class Host {
   virtual ~Host() = default;
 
   virtual HostKind kind() const = 0;
+  /// HostThreads::many lets the probes run side by side. Only a host without state says so: a
+  /// snapshot's caches and a recording's file list are written by every read.
+  virtual HostThreads threads() const { return HostThreads::one; }
   /// Where the data comes from, for the report ("/" or the snapshot directory).
   virtual std::string origin() const = 0;
 

@@ -46,6 +46,13 @@ struct BrokenFirmware {
   std::string source;
 };
 
+/// The kernel an APU needs for HIP to get the memory the machine gives it (apu.memory).
+struct MemoryKernel {
+  std::string version;  ///< mainline, "6.18.4"
+  std::string says;     ///< for users: what older kernels do, and the distributions' builds
+  std::string source;
+};
+
 struct GfxTarget {
   std::string name;       ///< "gfx1031"
   std::uint32_t kfd = 0;  ///< 100301
@@ -58,6 +65,7 @@ struct GfxTarget {
   std::string generic;  ///< LLVM's generic family target whose code runs here ("gfx10-3-generic")
   std::optional<GfxOverride> override_value;
   std::vector<BrokenFirmware> broken_firmware;
+  std::optional<MemoryKernel> memory_kernel;  ///< APUs whose memory an older kernel misreports
 
   bool is_mi300_class() const { return family == "CDNA3" || family == "CDNA4"; }
 };

@@ -1,4 +1,4 @@
-// The probe table: one row per probe, in run order.
+// The probe table: one row per probe, in report order (probes/probes.cpp says how they run).
 #pragma once
 
 #include <chrono>
@@ -39,6 +39,8 @@ struct ProbeInfo {
   std::string_view description;
   void (*run)(const ProbeContext&, Facts&);  ///< fills its member of Facts; may throw
   bool (*has_facts)(const Facts&);           ///< whether its member of Facts is filled
+  /// The probe whose facts this one reads (run before it); empty when it reads none.
+  std::string_view reads_facts_of = {};
 };
 
 const ProbeInfo* find_probe(std::string_view name);

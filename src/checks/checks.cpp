@@ -367,6 +367,22 @@ const std::vector<CheckInfo>& table() {
        Judges::machine,
        {"system"},
        checks::os_wsl},
+      {"apu.memory",
+       "Workload",
+       "APU memory",
+       Severity::warning,
+       Scope::bare_metal,
+       Judges::machine,
+       {"pci", "kfd_topology", "system", "driver"},
+       checks::apu_memory},
+      {"kernel.param-ignored",
+       "Workload",
+       "Memory settings of amdgpu and TTM",
+       Severity::warning,
+       Scope::bare_metal,
+       Judges::machine,
+       {"driver", "system"},
+       checks::kernel_param_ignored},
       // Deep checks: they read the runtime probe, which is empty without --deep (the check
       // then says so itself), so it is not among the probes they need.
       {"runtime.hip-init",
@@ -512,7 +528,19 @@ bool debian_like(const Facts& facts) {
          family == " ";
 }
 
+std::string os_id(const Facts& facts) {
+  if (!facts.system) {
+    return {};
+  }
+  const auto id = facts.system->os_release.find("ID");
+  return id == facts.system->os_release.end() ? std::string() : id->second;
+}
+
 std::string add_kernel_argument_command(const Facts& facts, const std::string& argument) {
+  if (os_id(facts) == "pop") {
+    // Pop!_OS boots with systemd-boot through kernelstub, not GRUB.
+    return fmt::format("sudo kernelstub -a \"{}\"", argument);
+  }
   if (debian_like(facts)) {
     return fmt::format(
         "sudo sed -i 's/^GRUB_CMDLINE_LINUX_DEFAULT=\"/&{} /' /etc/default/grub && sudo "

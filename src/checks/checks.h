@@ -43,6 +43,8 @@ CheckResult perm_container_groups(const CheckContext& context);
 CheckResult numa_balancing(const CheckContext& context);
 CheckResult iommu_mode(const CheckContext& context);
 CheckResult shm_small(const CheckContext& context);
+CheckResult apu_memory(const CheckContext& context);
+CheckResult kernel_param_ignored(const CheckContext& context);
 CheckResult os_wsl(const CheckContext& context);
 
 // ROCm installation (rocm_install.cpp)
@@ -93,8 +95,14 @@ bool debian_like(const Facts& facts);
 /// The kernel command line puts the IOMMU in passthrough or turns it off (iommu=pt, iommu=off,
 /// amd_iommu=off, intel_iommu=off): DMA is not translated.
 bool iommu_passes_dma_through(const SystemFacts& system);
-/// The command that adds a kernel command-line argument on this distribution.
+/// os-release's ID ("ubuntu", "pop", "nixos"); empty when unknown.
+std::string os_id(const Facts& facts);
+/// The command that adds a kernel command-line argument on this distribution: GRUB's
+/// /etc/default/grub (Debian family), kernelstub (Pop!_OS), grubby (the others).
 std::string add_kernel_argument_command(const Facts& facts, const std::string& argument);
+/// The fix that adds a kernel command-line argument and makes it last: the command above, or on
+/// NixOS boot.kernelParams and a rebuild. Its description starts in lower case ("add …").
+Fix kernel_argument_fix(const Facts& facts, const std::string& argument);
 /// Fixes that let amdgpu load: blacklist lines, kernel command line, modprobe.
 std::vector<Fix> driver_load_fixes(const Facts& facts);
 

@@ -31,8 +31,10 @@ std::string at_step(const SmokeResult& result) {
   return result.last_step ? fmt::format(" (at step \"{}\")", *result.last_step) : "";
 }
 
-const Fix k_runtime_fix{"See whether the GPU runs work without torch (the runtime alone)",
-                        "rocdoc check --deep --only runtime.hip-init,runtime.compute", false};
+Fix runtime_fix() {
+  return {"See whether the GPU runs work without torch (the runtime alone)",
+          "rocdoc check --deep --only runtime.hip-init,runtime.compute", false};
+}
 
 bool mentions(std::string_view text, std::initializer_list<std::string_view> words) {
   const std::string lower = util::to_lower(text);
@@ -50,7 +52,7 @@ std::vector<Fix> error_fixes(std::string_view message) {
   if (mentions(message, {"out of memory"})) {
     return {{"See which processes hold the GPU's memory, and end them", "amd-smi process", false}};
   }
-  return {k_runtime_fix};
+  return {runtime_fix()};
 }
 
 /// Why torch sees no GPU, by its build and what the kernel shows.
@@ -69,7 +71,7 @@ Problem unavailable(const CheckContext& context, const SmokeResult& result) {
     why = "it found no GPU it may use";
     fix = {{"Check the GPU's permissions and the visible-device variables",
             "rocdoc check --only 'perm.*,env.visible-devices'", false},
-           k_runtime_fix};
+           runtime_fix()};
   }
   std::string message =
       fmt::format("{}: torch.cuda.is_available() is False: {}", torch_label(result), why);
@@ -115,7 +117,7 @@ std::optional<Problem> device_problem(const SmokeResult& result, const SmokeDevi
       return Problem{fmt::format("{}, {} differs from the CPU's result by {:.3g} of its largest "
                                  "value (at most {:.3g} expected)",
                                  where, what, test.error.value_or(0), test.tolerance.value_or(0)),
-                     {k_runtime_fix}};
+                     {runtime_fix()}};
     }
   }
   return std::nullopt;
@@ -164,11 +166,11 @@ std::optional<Problem> run_problem(const CheckContext& context, const SmokeResul
       return Problem{fmt::format("{} did not finish torch's smoke test within {:g} s{}; its "
                                  "process group was killed",
                                  who, timeout, at_step(result)),
-                     {k_runtime_fix}};
+                     {runtime_fix()}};
     case ChildEnding::signaled:
       return Problem{fmt::format("{} crashed: killed by {}{}", who,
                                  result.signal.value_or("a signal"), at_step(result)),
-                     {k_runtime_fix}};
+                     {runtime_fix()}};
     case ChildEnding::exited:
       break;
   }
@@ -185,12 +187,12 @@ std::optional<Problem> run_problem(const CheckContext& context, const SmokeResul
                                    ? fmt::format(" (exit status {})", *result.exit_status)
                                    : "",
                                at_step(result)),
-                   {k_runtime_fix}};
+                   {runtime_fix()}};
   }
   if (result.available_error) {
     return Problem{fmt::format("{}: torch.cuda.is_available() raised {}", torch_label(result),
                                util::excerpt(result.available_error->message, 300)),
-                   {k_runtime_fix}};
+                   {runtime_fix()}};
   }
   if (result.available != true) {
     return unavailable(context, result);

@@ -12,8 +12,6 @@
 #include <ctime>
 #include <map>
 #include <sstream>
-#include <system_error>
-#include <thread>
 
 #include "rocdoc/knowledge.h"
 #include "rocdoc/knowledge_loader.h"
@@ -28,6 +26,7 @@
 #include "src/snapshot/open.h"
 #include "src/util/byte_source.h"
 #include "src/util/strings.h"
+#include "src/util/threads.h"
 
 namespace rocdoc {
 namespace {
@@ -101,27 +100,15 @@ void read_json_node(FleetNode& node, std::string& buffer) {
 
 /// The JSON reports, read and parsed by a few threads (each file is independent).
 void read_json_nodes(std::vector<FleetNode*>& nodes) {
-  const unsigned cores = std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
+  const std::size_t cores = std::min<std::size_t>(8, util::usable_cpus());
   const std::size_t threads = std::min<std::size_t>(cores, (nodes.size() + 15) / 16);
   std::atomic<std::size_t> next{0};
-  const auto work = [&] {
+  util::run_on_threads(threads, [&] {
     std::string buffer;
     for (std::size_t i = next++; i < nodes.size(); i = next++) {
       read_json_node(*nodes[i], buffer);
     }
-  };
-  std::vector<std::thread> pool;
-  for (std::size_t t = 1; t < threads; ++t) {
-    try {
-      pool.emplace_back(work);
-    } catch (const std::system_error&) {
-      break;  // no more threads (a container's pids limit): the ones started, and this one, do it
-    }
-  }
-  work();
-  for (auto& thread : pool) {
-    thread.join();
-  }
+  });
 }
 
 /// A snapshot archive judged with today's rules, as `check --snapshot` does, then read back.

@@ -21,7 +21,7 @@ namespace rocdoc {
 
 namespace {
 
-using json = nlohmann::ordered_json;
+using Json = nlohmann::ordered_json;
 
 /// What one FILE holds.
 struct TargetsAnswer {
@@ -189,10 +189,10 @@ void render_human(const std::vector<TargetsAnswer>& answers, const std::string& 
 
 void render_json(const std::vector<TargetsAnswer>& answers, const std::string& has,
                  const Knowledge& knowledge, std::ostream& out) {
-  json files = json::array();
+  Json files = Json::array();
   for (const auto& answer : answers) {
     const std::string found = has.empty() ? std::string() : runs_on(answer.targets, has, knowledge);
-    json compressed = {{"zstd", compressed_count(answer.scan, BundleCompression::zstd)},
+    Json compressed = {{"zstd", compressed_count(answer.scan, BundleCompression::zstd)},
                        {"zlib", compressed_count(answer.scan, BundleCompression::zlib)}};
     files.push_back({{"path", answer.path},
                      {"kind", answer.kind},
@@ -200,16 +200,16 @@ void render_json(const std::vector<TargetsAnswer>& answers, const std::string& h
                      {"bundles", answer.scan.bundles.size()},
                      {"compressed_bundles", compressed},
                      {"registered_bundles",
-                      answer.scan.wrapper_count ? json(*answer.scan.wrapper_count) : json(nullptr)},
+                      answer.scan.wrapper_count ? Json(*answer.scan.wrapper_count) : Json(nullptr)},
                      {"problems", answer.scan.problems}});
     if (!has.empty()) {
       files.back()["has"] = {{"target", has},
                              {"runs", !found.empty()},
-                             {"through", found.empty() ? json(nullptr) : json(found)}};
+                             {"through", found.empty() ? Json(nullptr) : Json(found)}};
     }
   }
-  const json document = {{"schema", "rocdoc-targets/1"}, {"files", files}};
-  out << document.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+  const Json document = {{"schema", "rocdoc-targets/1"}, {"files", files}};
+  out << document.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
 }
 
 }  // namespace

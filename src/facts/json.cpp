@@ -126,6 +126,10 @@ json pci_json(const PciFacts& pci) {
         {"firmware", firmware_json(d.firmware)},
         {"ras", ras_json(d.ras)},
         {"bad_pages", optional_json(d.bad_pages)},
+        {"memory",
+         {{"vram_total", optional_json(d.memory.vram_total)},
+          {"vis_vram_total", optional_json(d.memory.vis_vram_total)},
+          {"gtt_total", optional_json(d.memory.gtt_total)}}},
         {"vendor_name", d.vendor_name},
         {"device_name", d.device_name},
         {"gpu", d.gpu ? json(gpu_vendor_name(*d.gpu)) : json(nullptr)},
@@ -147,6 +151,18 @@ json driver_json(const DriverFacts& driver) {
   for (const auto& line : driver.blacklist) {
     blacklist.push_back({{"file", line.file}, {"line", line.line}, {"text", line.text}});
   }
+  json settings = json::array();
+  for (const auto& setting : driver.memory_module_settings) {
+    settings.push_back({{"module", setting.module},
+                        {"name", setting.name},
+                        {"value", setting.value},
+                        {"file", setting.file ? json(setting.file->file) : json(nullptr)},
+                        {"line", setting.file ? json(setting.file->line) : json(nullptr)}});
+  }
+  json modules = json::object();
+  for (const auto& [module, parameters] : driver.module_parameters) {
+    modules[module] = {{"names", parameters.names}, {"values", parameters.values}};
+  }
   return {{"amdgpu_loaded", driver.amdgpu_loaded},
           {"initstate", optional_json(driver.initstate)},
           {"dkms_version", optional_json(driver.dkms_version)},
@@ -154,6 +170,8 @@ json driver_json(const DriverFacts& driver) {
           {"cmdline_nomodeset", driver.cmdline_nomodeset},
           {"cmdline_blacklists_amdgpu", driver.cmdline_blacklists_amdgpu},
           {"cmdline_amdgpu_params", driver.cmdline_amdgpu_params},
+          {"memory_module_settings", settings},
+          {"module_parameters", modules},
           {"efi", driver.efi},
           {"secure_boot", optional_json(driver.secure_boot)},
           {"dkms", driver.dkms ? json{{"versions", driver.dkms->versions},
@@ -210,6 +228,10 @@ std::string_view target_source_name(TargetSource source) {
 json kfd_json(const KfdFacts& kfd) {
   json nodes = json::array();
   for (const auto& n : kfd.nodes) {
+    json banks = json::array();
+    for (const auto& bank : n.mem_banks) {
+      banks.push_back({{"heap_type", bank.heap_type}, {"size", bank.size}});
+    }
     json links = json::array();
     for (const auto& l : n.io_links) {
       links.push_back({{"index", l.index},
@@ -242,7 +264,8 @@ json kfd_json(const KfdFacts& kfd) {
                      {"drm_render_minor", optional_json(n.drm_render_minor)},
                      {"bdf", optional_json(n.bdf)},
                      {"render_bdf", optional_json(n.render_bdf)},
-                     {"io_links", links}});
+                     {"io_links", links},
+                     {"mem_banks", banks}});
   }
   return {{"topology_present", kfd.topology_present}, {"nodes", nodes}};
 }
@@ -271,6 +294,7 @@ json system_json(const SystemFacts& system) {
           {"wsl", wsl},
           {"dxg_present", system.dxg_present},
           {"shm_bytes", optional_json(system.shm_bytes)},
+          {"mem_total", optional_json(system.mem_total)},
           {"kfd_mount", system.kfd_mount ? json{{"device", system.kfd_mount->device},
                                                 {"point", system.kfd_mount->point},
                                                 {"type", system.kfd_mount->type},

@@ -18,10 +18,17 @@ namespace rocdoc {
 
 namespace {
 
-constexpr std::string_view k_gpu_words[] = {
-    "amdgpu",     "kfd",       "amd-vi",          "iommu",
-    "radeon",     "lockdown:", "unsigned module", "module verification failed",
-    "secure boot"};
+constexpr std::string_view k_gpu_words[] = {"amdgpu",
+                                            "kfd",
+                                            "amd-vi",
+                                            "iommu",
+                                            "radeon",
+                                            "lockdown:",
+                                            "unsigned module",
+                                            "module verification failed",
+                                            "secure boot",
+                                            "amdttm",
+                                            "ttm:"};
 
 constexpr char ascii_lower(char c) {
   return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;

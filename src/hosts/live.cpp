@@ -67,6 +67,27 @@ std::string user_name(uid_t uid, const std::optional<std::string>& etc_passwd) {
   return std::to_string(uid);
 }
 
+/// Who runs rocdoc: uid, gid, names, and groups with their names.
+Identity read_identity() {
+  Identity identity;
+  identity.uid = ::getuid();
+  identity.gid = ::getgid();
+  const auto nsswitch = read_local_file("/etc/nsswitch.conf", 1 << 16);
+  identity.user = user_name(identity.uid, files_first(nsswitch, "passwd", "/etc/passwd"));
+  const auto etc_group = files_first(nsswitch, "group", "/etc/group");
+  const int count = ::getgroups(0, nullptr);
+  std::vector<gid_t> gids(static_cast<std::size_t>(std::max(count, 0)));
+  const int got = count > 0 ? ::getgroups(count, gids.data()) : 0;
+  gids.resize(static_cast<std::size_t>(std::max(got, 0)));
+  if (std::find(gids.begin(), gids.end(), identity.gid) == gids.end()) {
+    gids.insert(gids.begin(), identity.gid);
+  }
+  for (const gid_t gid : gids) {
+    identity.groups.push_back({group_name(gid, etc_group), gid});
+  }
+  return identity;
+}
+
 }  // namespace
 
 std::string errno_name(int error) { return util::errno_symbol(error); }
@@ -240,26 +261,8 @@ std::vector<std::pair<std::string, std::string>> LiveHost::environment() const {
 }
 
 Identity LiveHost::identity() const {
-  if (identity_) {
-    return *identity_;
-  }
-  Identity& identity = identity_.emplace();
-  identity.uid = ::getuid();
-  identity.gid = ::getgid();
-  const auto nsswitch = read_local_file("/etc/nsswitch.conf", 1 << 16);
-  identity.user = user_name(identity.uid, files_first(nsswitch, "passwd", "/etc/passwd"));
-  const auto etc_group = files_first(nsswitch, "group", "/etc/group");
-  const int count = ::getgroups(0, nullptr);
-  std::vector<gid_t> gids(static_cast<std::size_t>(std::max(count, 0)));
-  const int got = count > 0 ? ::getgroups(count, gids.data()) : 0;
-  gids.resize(static_cast<std::size_t>(std::max(got, 0)));
-  if (std::find(gids.begin(), gids.end(), identity.gid) == gids.end()) {
-    gids.insert(gids.begin(), identity.gid);
-  }
-  for (const gid_t gid : gids) {
-    identity.groups.push_back({group_name(gid, etc_group), gid});
-  }
-  return identity;
+  std::call_once(identity_once_, [this] { identity_ = read_identity(); });
+  return identity_;
 }
 
 Uname LiveHost::uname() const {

@@ -3,6 +3,7 @@
 
 #include <sys/stat.h>
 
+#include <mutex>
 #include <optional>
 
 #include "rocdoc/host.h"
@@ -12,6 +13,7 @@ namespace rocdoc {
 class LiveHost final : public Host {
  public:
   HostKind kind() const override { return HostKind::live; }
+  HostThreads threads() const override { return HostThreads::many; }
   std::string origin() const override { return "/"; }
   FileRead read_file_or_error(std::string_view path, std::size_t max_bytes) const override;
   std::optional<std::vector<std::string>> list_dir(std::string_view path) const override;
@@ -32,8 +34,10 @@ class LiveHost final : public Host {
   std::optional<std::vector<std::string>> offload_targets(std::string_view path) const override;
 
  private:
-  /// Who runs rocdoc does not change during a run: asked by two probes, read once.
-  mutable std::optional<Identity> identity_;
+  /// Who runs rocdoc does not change during a run: asked by two probes (maybe at once), read
+  /// once.
+  mutable std::once_flag identity_once_;
+  mutable Identity identity_;
 };
 
 /// The errno's symbolic name ("EACCES").

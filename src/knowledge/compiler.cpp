@@ -125,7 +125,15 @@ void write(std::ostream& out, const rocdoc::Knowledge& k) {
       }
       out << "}, .source = " << literal(b.source) << "},";
     }
-    out << "}});\n";
+    out << "}, .memory_kernel = ";
+    if (t.memory_kernel) {
+      out << "MemoryKernel{.version = " << literal(t.memory_kernel->version)
+          << ", .says = " << literal(t.memory_kernel->says)
+          << ", .source = " << literal(t.memory_kernel->source) << "}";
+    } else {
+      out << "std::nullopt";
+    }
+    out << "});\n";
   }
   for (const auto& p : k.pci_ids) {
     out << "  k.pci_ids.push_back(PciIdEntry{.device = " << p.device

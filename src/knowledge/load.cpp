@@ -323,6 +323,16 @@ void load_gfx_targets(const RuleReader& reader, Knowledge& knowledge) {
         target.broken_firmware.push_back(load_broken_firmware(reader, node));
       }
     }
+    if (const YAML::Node memory = entry["memory_kernel"]) {
+      reader.require_map(memory, "\"memory_kernel\"");
+      target.memory_kernel =
+          MemoryKernel{reader.text(memory, "version"), reader.text(memory, "says"),
+                       reader.text(memory, "source")};
+      if (!util::version_numbers(target.memory_kernel->version)) {
+        reader.fail(memory["version"], "memory_kernel version must be a kernel version, not " +
+                                           quoted(target.memory_kernel->version));
+      }
+    }
     if (!seen.insert(target.name).second) {
       reader.fail(entry["name"], "target " + bare(target.name) + " is defined twice");
     }

@@ -71,6 +71,10 @@ void render_target(const Knowledge& knowledge, const GfxTarget& target, std::ost
     put_line(out, fmt::format("  AMD's torch[device-{}] build: torch {} (ROCm {}) from {}",
                               target.name, set->torch, set->rocm, set->index_url));
   }
+  if (target.memory_kernel) {
+    put_line(out, fmt::format("  memory (apu.memory): kernel {} or later; {}",
+                              target.memory_kernel->version, target.memory_kernel->says));
+  }
   if (target.override_value) {
     const GfxOverride& o = *target.override_value;
     put_line(out, fmt::format("  HSA_OVERRIDE_GFX_VERSION{}: {}{}",

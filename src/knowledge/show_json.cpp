@@ -99,6 +99,10 @@ json target_json(const Knowledge& knowledge, const GfxTarget& target) {
           {"torch_wheels", wheels},
           {"amd_wheels", amd},
           {"override", override_value},
+          {"memory_kernel", target.memory_kernel ? json{{"version", target.memory_kernel->version},
+                                                        {"says", target.memory_kernel->says},
+                                                        {"source", target.memory_kernel->source}}
+                                                 : json(nullptr)},
           {"pci_ids", ids},
           {"source", target.source}};
 }

@@ -1,12 +1,15 @@
 // Runs every probe, then every selected check, into a Report.
 #include <fmt/format.h>
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <exception>
+#include <span>
 
 #include "src/checks/checks.h"
 #include "src/pipeline/root_causes.h"
 #include "src/util/strings.h"
+#include "src/util/threads.h"
 
 #include "rocdoc/check.h"
 #include "rocdoc/pipeline.h"
@@ -16,26 +19,69 @@ namespace rocdoc {
 
 namespace {
 
-std::vector<ProbeRecord> run_probes(const ProbeContext& context, Facts& facts) {
-  std::vector<ProbeRecord> records;
-  for (const auto& probe : probe_table()) {
-    ProbeRecord record;
-    record.name = std::string(probe.name);
-    const auto start = std::chrono::steady_clock::now();
-    try {
-      probe.run(context, facts);
-    } catch (const HostLimitError&) {
-      throw;  // not a probe's failure: the input is refused as a whole (exit 2)
-    } catch (const std::exception& error) {
-      record.ok = false;
-      record.error = error.what();
-    } catch (...) {
-      record.ok = false;
-      record.error = "unknown exception";
+ProbeRecord run_probe(const ProbeInfo& probe, const ProbeContext& context, Facts& facts) {
+  ProbeRecord record;
+  record.name = std::string(probe.name);
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    probe.run(context, facts);
+  } catch (const HostLimitError&) {
+    throw;  // not a probe's failure: the input is refused as a whole (exit 2)
+  } catch (const std::exception& error) {
+    record.ok = false;
+    record.error = error.what();
+  } catch (...) {
+    record.ok = false;
+    record.error = "unknown exception";
+  }
+  record.duration_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return record;
+}
+
+/// The probes that read no other probe's facts, side by side: each fills its own member of
+/// Facts, and the host reads from any thread. Most of a probe's time is the kernel's (sysfs and
+/// proc files, directories, the log buffer), so the check takes about as long as its slowest
+/// probe rather than all of them together. A few threads: the probes are few and short.
+constexpr std::size_t k_max_probe_threads = 4;
+
+void run_independent_probes(std::span<const ProbeInfo> table, const ProbeContext& context,
+                            Facts& facts, std::vector<ProbeRecord>& records) {
+  std::vector<std::exception_ptr> refused(table.size());
+  // Taken from the end of the table: the probes that wait longest on the kernel (python lists
+  // site-packages, kernel_log formats the log buffer) are there, and so start first.
+  std::atomic<std::size_t> taken{0};
+  util::run_on_threads(std::min(k_max_probe_threads, util::usable_cpus()), [&] {
+    for (std::size_t n = taken++; n < table.size(); n = taken++) {
+      const std::size_t i = table.size() - 1 - n;
+      if (!table[i].reads_facts_of.empty()) {
+        continue;
+      }
+      try {
+        records[i] = run_probe(table[i], context, facts);
+      } catch (...) {
+        refused[i] = std::current_exception();
+      }
     }
-    record.duration_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    records.push_back(std::move(record));
+  });
+  for (const auto& error : refused) {
+    if (error) {
+      std::rethrow_exception(error);  // the first in table order, as a serial run would
+    }
+  }
+}
+
+std::vector<ProbeRecord> run_probes(const ProbeContext& context, Facts& facts) {
+  const auto table = probe_table();
+  std::vector<ProbeRecord> records(table.size());
+  const bool side_by_side = context.host.threads() == HostThreads::many && util::usable_cpus() > 1;
+  if (side_by_side) {
+    run_independent_probes(table, context, facts, records);
+  }
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    if (!side_by_side || !table[i].reads_facts_of.empty()) {
+      records[i] = run_probe(table[i], context, facts);
+    }
   }
   return records;
 }

@@ -581,8 +581,7 @@ void render_notes(const Report& report, Page& page) {
   }
   if (report.facts.pci && report.facts.pci->names_problem) {
     page.paragraph(notice, columns,
-                   fmt::format("PCI names: libpci is not available ({}); AMD names come from "
-                               "rocdoc's own table",
+                   fmt::format("PCI names: {}; AMD names come from rocdoc's own table",
                                page.clean(*report.facts.pci->names_problem)),
                    columns);
   }

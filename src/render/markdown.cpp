@@ -406,9 +406,8 @@ void render_notes(const Report& report, std::ostream& out) {
     }
   }
   if (report.facts.pci && report.facts.pci->names_problem) {
-    notes.push_back("PCI names: libpci is not available (" +
-                    md::text(*report.facts.pci->names_problem) +
-                    "); AMD names come from rocdoc's own table");
+    notes.push_back("PCI names: " + md::text(*report.facts.pci->names_problem) +
+                    "; AMD names come from rocdoc's own table");
   }
   for (const auto& id : report.outcome.required) {
     const auto it = std::find_if(report.checks.begin(), report.checks.end(),

@@ -72,6 +72,27 @@ if hidden.returncode in (0, 1) and hidden.stdout.startswith("{"):
 else:
     print(f"SKIPPED: cannot hide libpci here (unshare -m failed: {hidden.stderr.strip()})")
 
+# Without any pci.ids (an empty directory mounted over each place), libpci could name nothing:
+# it is not loaded at all, and the report says why the names are missing.
+NO_PCI_IDS = ('for d in /usr/share/misc /usr/share/hwdata; do [ -d "$d" ] && mount -t tmpfs none "$d"; '
+              'done; ')
+if not os.path.exists("/usr/share/pci.ids"):
+    no_ids = subprocess.run(
+        ["unshare", "-m", "sh", "-c", NO_PCI_IDS + 'exec strace -f -e trace=openat -o /dev/stderr "$0" '
+         'check --json --root "$1"', binary, os.path.join(FIXTURES, "nvidia-only")],
+        capture_output=True, text=True)
+    if no_ids.returncode in (0, 1) and no_ids.stdout.startswith("{"):
+        pci = json.loads(no_ids.stdout)["facts"]["pci"]
+        results.check(pci["names_from"] == "rules only" and
+                      (pci["names_problem"] or "").startswith("no pci.ids in /usr/share/misc"),
+                      f"without pci.ids: the report says why names are missing: {pci}")
+        results.check("libpci" not in no_ids.stderr, "without pci.ids: libpci is not loaded")
+        gpus = [d for d in pci["devices"] if d["gpu"] == "nvidia"]
+        results.check(len(gpus) == 2 and gpus[0]["vendor_name"] == "NVIDIA Corporation",
+                      f"without pci.ids: the NVIDIA GPUs are named by vendor: {gpus}")
+    else:
+        print(f"SKIPPED: cannot hide pci.ids here: {no_ids.stderr.strip()[:300]}")
+
 # --fail-on.
 pcie = os.path.join(FIXTURES, "pcie-link-degraded")
 results.check(run(binary, "check", "--root", pcie).returncode == 0, "a warning alone exits 0 by default")

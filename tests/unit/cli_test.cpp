@@ -352,7 +352,7 @@ TEST_CASE("areas select checks in --only --skip --require (torch dot star)", "[c
   CHECK(unknown.err == "rocdoc: check --only: unknown area 'trch.*'; did you mean torch.*?\n");
   const Run far = cli({"check", "--root", k_fixture, "--skip", "zzzzzz.*"});
   CHECK(far.code == 2);
-  CHECK(far.err.find("the areas are arch.*, driver.*") != std::string::npos);
+  CHECK(far.err.find("the areas are apu.*, arch.*, driver.*") != std::string::npos);
   CHECK(cli({"check", "--only", "torch"}).err ==
         "rocdoc: check --only: unknown check id 'torch'; did you mean torch.* (every torch "
         "check)?\n");
