@@ -152,6 +152,20 @@ struct RocmInstaller {
 
 enum class EnvVarKind { real, misspelling };
 
+/// When a debugging or serialising variable counts as left on (env.debug-left-on).
+enum class LeftOnWhen {
+  set,       ///< any value
+  nonzero,   ///< any value but empty, 0, false, no, off
+  at_least,  ///< a number at least `at_least`
+};
+
+/// A debugging setting that, left set, makes every run slow or changes what runs.
+struct LeftOn {
+  LeftOnWhen when = LeftOnWhen::set;
+  int at_least = 0;
+  std::string effect;  ///< what it does to every run, for users
+};
+
 struct EnvVariable {
   std::string name;
   EnvVarKind kind = EnvVarKind::real;
@@ -159,6 +173,7 @@ struct EnvVariable {
   std::string per_node_since_rocm;  ///< "6.3": first ROCm that reads NAME_<node>; empty if none
   std::string description;
   std::string source;
+  std::optional<LeftOn> left_on;  ///< a debugging setting (env.debug-left-on)
 };
 
 struct WslRelease {

@@ -369,6 +369,58 @@ CheckResult env_rocm_arch(const CheckContext& context) {
                  problems, fix);
 }
 
+namespace {
+
+/// Whether `value` of a variable with this rule is the debugging setting left on.
+bool left_on(const LeftOn& rule, std::string_view value) {
+  const std::string lower = util::to_lower(util::trim(value));
+  switch (rule.when) {
+    case LeftOnWhen::set:
+      return !lower.empty();
+    case LeftOnWhen::nonzero:
+      return !lower.empty() && lower != "0" && lower != "false" && lower != "no" && lower != "off";
+    case LeftOnWhen::at_least: {
+      const auto number = util::parse_signed(lower);
+      return number && *number >= rule.at_least;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+CheckResult env_debug_left_on(const CheckContext& context) {
+  std::vector<std::string> problems;
+  std::vector<std::string> names;
+  for (const auto& [name, value] : context.facts.env->variables) {
+    const EnvVariable* variable = context.knowledge.env_variable(name);
+    if (variable == nullptr || !variable->left_on || !left_on(*variable->left_on, value)) {
+      continue;
+    }
+    problems.push_back(fmt::format("{}={}: {}", name, value, variable->left_on->effect));
+    if (util::is_shell_name(name)) {
+      names.push_back(name);
+    }
+  }
+  if (problems.empty()) {
+    return pass("no debugging or serialising variable is set");
+  }
+  std::vector<Fix> fix;
+  if (!names.empty()) {
+    const bool one = names.size() == 1;
+    fix.push_back({fmt::format("Unset {0} in this shell, and take {0} out of where {1} set (a "
+                               "shell profile such as ~/.bashrc, a module file, a container's "
+                               "ENV, a job script)",
+                               one ? "it" : "them", one ? "it is" : "they are"),
+                   "unset " + util::join(names, " "), false});
+  }
+  return finding(Severity::warning,
+                 problems.size() == 1
+                     ? "A debugging setting is left on: " + problems.front()
+                     : fmt::format("{} debugging settings are left on", problems.size()),
+                 problems.size() == 1 ? std::vector<std::string>{} : problems, std::move(fix));
+}
+
 CheckResult env_unknown(const CheckContext& context) {
   std::vector<std::string> problems;
   std::vector<Fix> fix;

@@ -189,7 +189,18 @@ void write(std::ostream& out, const rocdoc::Knowledge& k) {
         << ", .real = " << literal(v.real)
         << ", .per_node_since_rocm = " << literal(v.per_node_since_rocm)
         << ", .description = " << literal(v.description) << ", .source = " << literal(v.source)
-        << "});\n";
+        << ", .left_on = ";
+    if (v.left_on) {
+      out << "LeftOn{.when = "
+          << (v.left_on->when == rocdoc::LeftOnWhen::set       ? "LeftOnWhen::set"
+              : v.left_on->when == rocdoc::LeftOnWhen::nonzero ? "LeftOnWhen::nonzero"
+                                                               : "LeftOnWhen::at_least")
+          << ", .at_least = " << v.left_on->at_least << ", .effect = " << literal(v.left_on->effect)
+          << "}";
+    } else {
+      out << "std::nullopt";
+    }
+    out << "});\n";
   }
   for (const auto& w : k.wsl_releases) {
     out << "  k.wsl_releases.push_back(WslRelease{.rocm = " << literal(w.rocm)

@@ -614,6 +614,19 @@ void load_env_vars(const RuleReader& reader, Knowledge& knowledge) {
     if (variable.kind == EnvVarKind::misspelling && variable.real.empty()) {
       reader.fail(entry, "a misspelling needs \"real\": the name it stands for");
     }
+    if (const YAML::Node left_on = entry["left_on"]) {
+      reader.require_map(left_on, "\"left_on\"");
+      LeftOn rule;
+      const std::string when = reader.choice(left_on, "when", {"set", "nonzero", "at_least"});
+      rule.when = when == "set"       ? LeftOnWhen::set
+                  : when == "nonzero" ? LeftOnWhen::nonzero
+                                      : LeftOnWhen::at_least;
+      if (rule.when == LeftOnWhen::at_least) {
+        rule.at_least = static_cast<int>(reader.number(left_on, "at_least"));
+      }
+      rule.effect = reader.text(left_on, "effect");
+      variable.left_on = std::move(rule);
+    }
     knowledge.env_variables.push_back(std::move(variable));
   }
   for (const auto& entry : reader.entries("variables", "a variable")) {

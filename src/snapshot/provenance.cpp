@@ -91,8 +91,9 @@ std::optional<CaptureProvenance> capture_provenance(
     const std::string status(to_string(check.result.status));
     const auto it = then.find(id);
     if (it == then.end()) {
-      // A check newer than the snapshot's rocdoc that cannot run on it changes no finding.
-      if (check.result.status != Status::skip) {
+      // A check newer than the snapshot's rocdoc that cannot run on it, or passes, changes no
+      // finding: there was none then, and there is none now.
+      if (check.result.status != Status::skip && check.result.status != Status::pass) {
         capture.changes.push_back({id, "absent", status, false});
       }
       continue;

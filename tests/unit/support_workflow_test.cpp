@@ -271,6 +271,17 @@ TEST_CASE("Capture provenance names the findings that changed") {
       R"({"schema":"rocdoc-report/1","checks":[{"id":"perm.kfd","status":"skip","message":"x",)"
       R"("fix":[]}]})";
   CHECK(capture_provenance(manifest, passed_then, now)->changes.empty());
+  // A check newer than the capture that passes now changes no finding; one that fires does.
+  const std::string before_the_check =
+      R"({"schema":"rocdoc-report/1","checks":[{"id":"perm.render","status":"pass",)"
+      R"("message":"","fix":[]}]})";
+  CHECK(capture_provenance(manifest, before_the_check, now)->changes.empty());
+  Report firing = now;
+  firing.checks.front().result.status = Status::fail;
+  const auto fired = capture_provenance(manifest, before_the_check, firing);
+  REQUIRE(fired->changes.size() == 1);
+  CHECK(fired->changes.front().then == "absent");
+  CHECK(fired->changes.front().now == "fail");
   // A report.json that is not a rocdoc report (or hostile JSON) compares nothing.
   CHECK(capture_provenance(manifest, std::string("[[[[[[[["), now)->changes.empty());
   CHECK_FALSE(capture_provenance(SnapshotManifest{}, std::nullopt, now));
