@@ -49,14 +49,29 @@ std::string pages_limit_arguments(const DriverFacts& driver, std::uint64_t gib) 
   return arguments;
 }
 
-/// `before` starts the description ("Let", or a step to take first ending in "let").
-Fix raise_gtt_fix(const Facts& facts, std::uint64_t gib, std::string_view before = "Let") {
+constexpr std::string_view k_ninety_percent =
+    "90 % of the RAM, the most AMD's amd-ttm sets without asking";
+
+/// `before` starts the description ("Let", or a step to take first ending in "let"); `why`
+/// says where the number comes from.
+Fix raise_gtt_fix(const Facts& facts, std::uint64_t gib, std::string_view before = "Let",
+                  std::string_view why = k_ninety_percent) {
   Fix fix = kernel_argument_fix(facts, pages_limit_arguments(*facts.driver, gib));
-  fix.description = fmt::format(
-      "{} the GPU use {} GiB of system memory (GTT; 90 % of the RAM, the most AMD's amd-ttm sets "
-      "without asking): {}",
-      before, gib, fix.description);
+  fix.description = fmt::format("{} the GPU use {} GiB of system memory (GTT; {}): {}", before, gib,
+                                why, fix.description);
   return fix;
+}
+
+/// What the user asked for, made to take effect; never more than the RAM the OS has (then 90 %).
+Fix asked_for_fix(const Facts& facts, const MemoryRequest& request,
+                  std::optional<std::uint64_t> mem_total) {
+  const std::uint64_t gib = std::max<std::uint64_t>(request.bytes / k_gib, 1);
+  if (mem_total && request.bytes > *mem_total) {
+    return raise_gtt_fix(
+        facts, suggested_gtt_gib(*mem_total), "Let",
+        fmt::format("{} asks for more than the RAM; {}", request.setting, k_ninety_percent));
+  }
+  return raise_gtt_fix(facts, gib, "Let", fmt::format("what {} asks for", request.setting));
 }
 
 std::vector<std::string> memory_evidence(const AmdGpu& gpu, const SystemFacts& system,
@@ -126,10 +141,7 @@ std::optional<CheckResult> apu_finding(const CheckContext& context, const AmdGpu
                     "module amdgpu uses has pages_limit {}",
                     gib_text(*limit), request->setting, request->where, gib_text(request->bytes),
                     active_ttm_module(driver), gib_text(*limit)),
-        evidence,
-        {raise_gtt_fix(facts, std::max<std::uint64_t>(
-                                  request->bytes / k_gib,
-                                  system.mem_total ? suggested_gtt_gib(*system.mem_total) : 0))});
+        evidence, {asked_for_fix(facts, *request, system.mem_total)});
   }
   // A small carve-out leaves the GPU to GTT, and TTM's default gives it half of the RAM.
   if (carve_out < k_small_carve_out && system.mem_total &&
