@@ -37,7 +37,7 @@ std::vector<ModuleParameterSetting> find_module_options(std::string_view content
     if (words.size() < 3 || words[0] != "options" || !is_memory_module(words[1])) {
       continue;
     }
-    for (std::size_t i = 2; i < words.size() && words[i].front() != '#'; ++i) {
+    for (std::size_t i = 2; i < words.size() && !words[i].empty() && words[i].front() != '#'; ++i) {
       const auto equals = words[i].find('=');
       const std::string_view name = words[i].substr(0, equals);
       if (name.empty()) {
@@ -135,6 +135,7 @@ std::optional<ModuleParameters> read_module_parameters(
   check_bound(names->size(), 1024, "module parameters", dir);
   ModuleParameters parameters;
   parameters.names = std::move(*names);
+  std::sort(parameters.names.begin(), parameters.names.end());
   std::vector<std::string> wanted = {"pages_limit", "page_pool_size", "gttsize"};
   for (const auto& setting : settings) {
     if (setting.module == module) {
