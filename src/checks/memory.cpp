@@ -14,7 +14,6 @@ namespace rocdoc::checks {
 
 namespace {
 
-constexpr std::uint64_t k_gib = std::uint64_t{1} << 30;
 /// A carve-out this large is the user's choice of where the GPU's memory comes from.
 constexpr std::uint64_t k_large_carve_out = 8 * k_gib;
 /// A carve-out this small leaves the GPU's memory to GTT (AMD's advice for Strix Halo: 512 MB).
@@ -132,9 +131,9 @@ std::optional<CheckResult> apu_finding(const CheckContext& context, const AmdGpu
     return result;
   }
   const auto limit = ttm_limit_bytes(driver);
+  const auto request = requested_gtt(driver);
   // The user raised the limit, and the running TTM module did not take it.
-  if (const auto request = requested_gtt(driver);
-      request && limit && *limit < request->bytes / 10 * 9) {
+  if (request && limit && *limit < request->bytes / 10 * 9) {
     return finding(
         Severity::warning,
         fmt::format("The GPU may use only {} of system memory: {} ({}) asks for {}, but the {} "
@@ -145,7 +144,7 @@ std::optional<CheckResult> apu_finding(const CheckContext& context, const AmdGpu
   }
   // A small carve-out leaves the GPU to GTT, and TTM's default gives it half of the RAM.
   if (carve_out < k_small_carve_out && system.mem_total &&
-      *system.mem_total >= k_ram_worth_raising && !requested_gtt(driver) &&
+      *system.mem_total >= k_ram_worth_raising && !request &&
       *usable <= *system.mem_total / 100 * 55) {
     return finding(Severity::warning,
                    fmt::format("The GPU may use only {} of this APU's {} of RAM: the TTM limit "

@@ -15,7 +15,6 @@ namespace rocdoc::checks {
 
 namespace {
 
-constexpr std::uint64_t k_gib = std::uint64_t{1} << 30;
 constexpr std::uint64_t k_page = 4096;
 
 std::optional<std::uint64_t> times(std::uint64_t value, std::uint64_t unit) {

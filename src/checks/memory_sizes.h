@@ -11,6 +11,7 @@
 
 namespace rocdoc::checks {
 
+inline constexpr std::uint64_t k_gib = std::uint64_t{1} << 30;
 /// Pages of 4 KiB in one GiB: ttm.pages_limit=<GiB × 262144>.
 inline constexpr std::uint64_t k_pages_per_gib = 262144;
 
