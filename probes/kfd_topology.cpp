@@ -111,6 +111,10 @@ KfdNode kfd_node_from_properties(int index,
     return node;
   }
   node.gfx_target_version = narrow<std::uint32_t>(properties, "gfx_target_version");
+  node.wave_front_size = narrow<std::uint32_t>(properties, "wave_front_size");
+  if (node.wave_front_size == 0U) {
+    node.wave_front_size.reset();  // a value KFD did not fill in
+  }
   if (node.gfx_target_version && *node.gfx_target_version != 0) {
     if (auto name = gfx_name_from_kfd(*node.gfx_target_version)) {
       node.gfx_target = std::move(*name);

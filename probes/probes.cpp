@@ -14,6 +14,7 @@
 #include "probes/runtime.h"
 #include "probes/smoke.h"
 #include "probes/system.h"
+#include "probes/tuning.h"
 
 namespace rocdoc {
 
@@ -51,6 +52,9 @@ const ProbeInfo k_probes[] = {
     ROCDOC_PROBE("python", python, probe_python,
                  "Python environments (venv, conda, PATH, system, user site) and their torch"),
     ROCDOC_PROBE("env", env, probe_env, "allow-listed environment variables"),
+    ROCDOC_PROBE("tuning", tuning, probe_tuning,
+                 "the directories MIOpen and TunableOp write tuning results to: owner, mode, "
+                 "mount"),
     ROCDOC_PROBE("kernel_log", kernel_log, probe_kernel_log,
                  "this boot's kernel log lines about amdgpu, KFD, the IOMMU and module signing "
                  "(/dev/kmsg, when readable)"),

@@ -375,13 +375,11 @@ SystemFacts probe_system(const ProbeContext& context) {
   if (const auto meminfo = host.read_file("/proc/meminfo", 64 * 1024)) {
     facts.mem_total = mem_total_from_meminfo(*meminfo);
   }
-  if (facts.container) {
-    if (mounts) {
-      facts.shm_bytes = tmpfs_size_from_mounts(*mounts, "/dev/shm");
-    }
-    if (!facts.shm_bytes) {
-      facts.shm_bytes = host.filesystem_size("/dev/shm");
-    }
+  if (mounts) {
+    facts.shm_bytes = tmpfs_size_from_mounts(*mounts, "/dev/shm");
+  }
+  if (!facts.shm_bytes) {
+    facts.shm_bytes = host.filesystem_size("/dev/shm");
   }
   return facts;
 }

@@ -194,6 +194,7 @@ struct KfdNode {
   /// GPU); the node's other facts are then unknown.
   std::optional<std::string> unreadable;
   std::uint32_t simd_count = 0;
+  std::optional<std::uint32_t> wave_front_size;     ///< 64 (GCN, CDNA) or 32 (RDNA); GPU nodes
   std::optional<std::uint32_t> gfx_target_version;  ///< absent on older kernels
   std::string gfx_target;                           ///< decoded, "gfx90a"; empty if unknown
   TargetSource target_source = TargetSource::unknown;
@@ -403,6 +404,36 @@ struct EnvFacts {
   const std::string* find(const std::string& name) const;
 };
 
+// ---- tuning ----------------------------------------------------------------------------
+
+/// What a tuning directory holds.
+enum class TuningUse {
+  miopen_user_db,     ///< MIOpen's user performance database (MIOPEN_USER_DB_PATH)
+  miopen_cache,       ///< MIOpen's compiled-kernel cache (MIOPEN_CUSTOM_CACHE_DIR)
+  tunableop_results,  ///< PyTorch TunableOp's results file (PYTORCH_TUNABLEOP_FILENAME)
+};
+
+/// A directory a tuning setting writes to, and what stands in the way of writing there.
+struct TuningDirectory {
+  TuningUse use = TuningUse::miopen_user_db;
+  std::string variable;     ///< the variable that names it ("MIOPEN_USER_DB_PATH")
+  bool is_default = false;  ///< the variable is not set: its default under the user's home
+  std::string given;        ///< the value as set ("~/miopen", "results.csv"); empty for a default
+  std::string path;         ///< the directory, absolute; empty when it depends on the working
+                            ///< directory (a relative file name) or the home is unknown
+  std::optional<std::string> existing;  ///< `path` or its nearest ancestor that exists
+  std::optional<FileStat> stat;         ///< of `existing`
+  std::optional<Mount> mount;           ///< the mount that holds `existing`
+};
+
+/// Where tuning results go (probe "tuning"): for the user the report judges (under sudo, the
+/// invoking user).
+struct TuningFacts {
+  std::optional<std::string> home;  ///< that user's home, from /etc/passwd
+  std::optional<Mount> home_mount;  ///< the mount that holds it
+  std::vector<TuningDirectory> directories;
+};
+
 // ---- all of them -----------------------------------------------------------------------
 
 /// What every probe found. A probe that failed leaves its member empty.
@@ -444,6 +475,7 @@ struct Facts {
   std::optional<KfdFacts> kfd;
   std::optional<SystemFacts> system;
   std::optional<EnvFacts> env;
+  std::optional<TuningFacts> tuning;
   std::optional<RocmFacts> rocm;
   std::optional<PythonFacts> python;
   std::optional<KernelLogFacts> kernel_log;

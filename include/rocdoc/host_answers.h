@@ -20,6 +20,9 @@ struct FileStat {
   std::uint64_t size = 0;
   std::optional<std::uint32_t> major;  ///< device nodes only
   std::optional<std::uint32_t> minor;
+  /// False where mode, uid and gid are not the inspected machine's: a snapshot's root/ tree
+  /// (checked out or unpacked by whoever), unlike its recorded `stats` and `nodes`.
+  bool owner_known = true;
 };
 
 /// What an open() of a device node achieved for this process.

@@ -53,6 +53,53 @@ struct MemoryKernel {
   std::string source;
 };
 
+enum class Fp16Support { packed, basic };       ///< packed: v_pk_* math on two halves (gfx9 and up)
+enum class Bf16Support { hardware, emulated };  ///< emulated: converted to fp32, slower than fp16
+enum class Fp8Format { none, fnuz, ocp };       ///< fnuz: MI300's formats; ocp: E4M3/E5M2
+enum class Int8Support { matrix, dot, none };   ///< int8 in matrix cores, or dot instructions only
+enum class MatrixCores { mfma, wmma, none };
+/// torch's scaled_dot_product_attention flash/memory-efficient kernels (AOTriton) on a target.
+enum class SdpaSupport { none, experimental, tech_preview, stable };
+enum class Availability { yes, no, unknown };
+
+/// torch uses hipBLASLt on this target (its supported-architecture list).
+struct HipBlasLtSupport {
+  std::string torch_since;  ///< first torch release that lists it; "" when not verified
+  std::string rocm_since;   ///< under that ROCm version guard ("6.3"); "" when none
+  bool preferred = false;   ///< torch picks hipBLASLt by default (else rocBLAS unless asked)
+};
+
+struct FlashAttention {
+  SdpaSupport sdpa = SdpaSupport::none;
+  std::string torch_since;  ///< first torch release with that support; "" when none or unknown
+  Availability ck = Availability::unknown;      ///< ROCm/flash-attention's CK backend
+  Availability triton = Availability::unknown;  ///< ROCm/flash-attention's Triton backend
+};
+
+/// What a target's hardware and the libraries built for it can do (rules show, the JSON
+/// inventory, env.tuning).
+struct TargetCompute {
+  std::vector<int> wavefronts;  ///< the sizes it runs, the compilers' default first: {32, 64}
+  Fp16Support fp16 = Fp16Support::packed;
+  Bf16Support bf16 = Bf16Support::emulated;
+  std::string bf16_how;  ///< the instructions that do it (or why none do)
+  Fp8Format fp8 = Fp8Format::none;
+  Int8Support int8 = Int8Support::none;
+  MatrixCores matrix = MatrixCores::none;
+  std::optional<HipBlasLtSupport> hipblaslt;  ///< nullopt: torch never uses hipBLASLt here
+  FlashAttention flash_attention;
+  std::string note;
+  std::string source;
+};
+
+std::string_view to_string(Fp16Support value);
+std::string_view to_string(Bf16Support value);
+std::string_view to_string(Fp8Format value);
+std::string_view to_string(Int8Support value);
+std::string_view to_string(MatrixCores value);
+std::string_view to_string(SdpaSupport value);
+std::string_view to_string(Availability value);
+
 struct GfxTarget {
   std::string name;       ///< "gfx1031"
   std::uint32_t kfd = 0;  ///< 100301
@@ -66,6 +113,7 @@ struct GfxTarget {
   std::optional<GfxOverride> override_value;
   std::vector<BrokenFirmware> broken_firmware;
   std::optional<MemoryKernel> memory_kernel;  ///< APUs whose memory an older kernel misreports
+  std::optional<TargetCompute> compute;
 
   bool is_mi300_class() const { return family == "CDNA3" || family == "CDNA4"; }
 };
@@ -157,6 +205,7 @@ enum class LeftOnWhen {
   set,       ///< any value
   nonzero,   ///< any value but empty, 0, false, no, off
   at_least,  ///< a number at least `at_least`
+  off,       ///< a switch turned off: 0, no, false, off, disable, disabled (MIOpen's words)
 };
 
 /// A debugging setting that, left set, makes every run slow or changes what runs.
@@ -166,6 +215,13 @@ struct LeftOn {
   std::string effect;  ///< what it does to every run, for users
 };
 
+/// The values a program accepts for a variable (env.tuning judges the others).
+struct AcceptedValues {
+  std::vector<std::string> values;
+  bool ignore_case = false;
+  std::string says;  ///< what the program does with any other value, for users
+};
+
 struct EnvVariable {
   std::string name;
   EnvVarKind kind = EnvVarKind::real;
@@ -173,7 +229,37 @@ struct EnvVariable {
   std::string per_node_since_rocm;  ///< "6.3": first ROCm that reads NAME_<node>; empty if none
   std::string description;
   std::string source;
-  std::optional<LeftOn> left_on;  ///< a debugging setting (env.debug-left-on)
+  std::optional<LeftOn> left_on;          ///< a debugging setting (env.debug-left-on)
+  std::optional<AcceptedValues> accepts;  ///< the values it takes, where they are a closed set
+};
+
+/// A key of PyTorch's allocator settings (PYTORCH_ALLOC_CONF and its older names).
+struct AllocatorKey {
+  std::vector<std::string> names;  ///< the key and its aliases ("release_lock_on_hipmalloc")
+  std::string since_torch;         ///< first torch release that accepts it; "" when not verified
+  /// On ROCm builds: the first torch release where it takes effect ("2.11"); "" when it does
+  /// wherever it is accepted.
+  std::string rocm_works_since_torch;
+  std::string rocm_says;  ///< what older ROCm builds do with it, for users
+  std::string source;
+};
+
+/// PyTorch's allocator settings: which variables hold them and the keys they take.
+struct AllocatorConfig {
+  std::vector<std::string> variables;  ///< in the order torch reads them: the first set wins
+  std::string unknown_key_says;        ///< what torch does with a key it does not know
+  std::vector<AllocatorKey> keys;
+  std::string source;
+
+  const AllocatorKey* key(std::string_view name) const;
+};
+
+/// The size /dev/shm needs (shm.small).
+struct ShmFloor {
+  std::uint64_t container_bytes = 0;  ///< below this in a container: DataLoader workers fail
+  std::uint64_t multi_gpu_bytes = 0;  ///< below this on a multi-GPU host: RCCL cannot start
+  std::uint64_t suggested_bytes = 0;  ///< what the fix sets
+  std::string source;
 };
 
 struct WslRelease {
@@ -228,6 +314,8 @@ struct Knowledge {
   std::vector<AmdWheelSet> amd_wheels;       ///< oldest first
   std::vector<std::string> nightly_indexes;  ///< pytorch.org nightly ROCm indexes ("rocm10.1")
   std::vector<TriageSignature> triage_signatures;  ///< rules/triage.yaml, in file order
+  AllocatorConfig allocator;                       ///< rules/tuning.yaml
+  ShmFloor shm;                                    ///< rules/tuning.yaml
   std::string revision;  ///< date of the newest source the rules encode ("2026-11-26")
   std::string origin;    ///< "embedded" or the --rules directory
 

@@ -9,6 +9,7 @@
 
 #include "rocdoc/check_result.h"
 #include "rocdoc/facts.h"
+#include "rocdoc/knowledge.h"
 
 namespace rocdoc {
 
@@ -36,9 +37,14 @@ struct Summary {
 /// One AMD GPU as the report names it: PCI, KFD and the rules joined (the inventory line).
 struct InventoryGpu {
   std::string name;
-  std::string gfx_target;  ///< empty when unknown
-  std::string bdf;         ///< empty when only KFD knows it
-  std::string driver;      ///< the kernel driver bound to it; empty when none
+  std::string gfx_target;   ///< empty when unknown
+  std::string bdf;          ///< empty when only KFD knows it
+  std::string driver;       ///< the kernel driver bound to it; empty when none
+  GpuMemory memory;         ///< amdgpu's VRAM, visible VRAM and GTT; unknown parts are nullopt
+  bool integrated = false;  ///< an APU's iGPU: its VRAM is the BIOS carve-out
+  /// KFD's wave_front_size, else the rules' default for the target; nullopt when neither knows.
+  std::optional<std::uint32_t> wavefront;
+  std::optional<TargetCompute> compute;  ///< the rules' abilities of the target
 };
 
 /// A GPU declared with `--gpu` (GPU-less mode): the software is judged as if it were present.

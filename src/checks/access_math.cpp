@@ -22,6 +22,23 @@ Permission node_permission(const DeviceNode& node, const AccessFacts& access) {
   return (mode & k_rw_other) == k_rw_other ? Permission::granted : Permission::denied;
 }
 
+Permission directory_permission(const FileStat& stat, const AccessFacts& access) {
+  constexpr std::uint32_t k_wx_owner = 0300;
+  constexpr std::uint32_t k_wx_group = 0030;
+  constexpr std::uint32_t k_wx_other = 0003;
+  const Identity& who = access.subject();
+  if (who.uid == 0) {
+    return Permission::granted;
+  }
+  std::uint32_t needed = k_wx_other;
+  if (who.uid == stat.uid) {
+    needed = k_wx_owner;
+  } else if (access.process_has_gid(stat.gid)) {
+    needed = k_wx_group;
+  }
+  return (stat.mode & needed) == needed ? Permission::granted : Permission::denied;
+}
+
 bool denied_by_permissions(const DeviceNode& node, const AccessFacts& access) {
   if (access.sudo_user) {
     // root's open says nothing about the user: judge by mode, owner and the user's groups.

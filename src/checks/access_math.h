@@ -9,6 +9,10 @@ enum class Permission { granted, denied };
 
 Permission node_permission(const DeviceNode& node, const AccessFacts& access);
 
+/// Whether the judged user (AccessFacts::subject) may create files in a directory: write and
+/// search permission by mode, owner and the process's groups; root may anywhere.
+Permission directory_permission(const FileStat& stat, const AccessFacts& access);
+
 /// The open failed for lack of permission (EACCES, or EPERM where the mode denies it).
 bool denied_by_permissions(const DeviceNode& node, const AccessFacts& access);
 

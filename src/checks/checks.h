@@ -78,6 +78,7 @@ CheckResult env_visible_devices(const CheckContext& context);
 CheckResult env_rocm_arch(const CheckContext& context);
 CheckResult env_unknown(const CheckContext& context);
 CheckResult env_debug_left_on(const CheckContext& context);
+CheckResult env_tuning(const CheckContext& context);
 CheckResult env_rocm_path(const CheckContext& context);
 
 // Deep checks (runtime.cpp): --deep, probe runtime

@@ -371,6 +371,12 @@ CheckResult env_rocm_arch(const CheckContext& context) {
 
 namespace {
 
+/// The words switches take for "off" (MIOpen's env.hpp reads the same, and "0").
+bool is_off_word(std::string_view lower) {
+  return lower == "0" || lower == "false" || lower == "no" || lower == "off" ||
+         lower == "disable" || lower == "disabled";
+}
+
 /// Whether `value` of a variable with this rule is the debugging setting left on.
 bool left_on(const LeftOn& rule, std::string_view value) {
   const std::string lower = util::to_lower(util::trim(value));
@@ -378,7 +384,9 @@ bool left_on(const LeftOn& rule, std::string_view value) {
     case LeftOnWhen::set:
       return !lower.empty();
     case LeftOnWhen::nonzero:
-      return !lower.empty() && lower != "0" && lower != "false" && lower != "no" && lower != "off";
+      return !lower.empty() && !is_off_word(lower);
+    case LeftOnWhen::off:
+      return is_off_word(lower);
     case LeftOnWhen::at_least: {
       const auto number = util::parse_signed(lower);
       return number && *number >= rule.at_least;

@@ -3,15 +3,12 @@
 #include <algorithm>
 
 #include "src/checks/checks.h"
+#include "src/util/byte_size.h"
 #include "src/util/strings.h"
 
 namespace rocdoc::checks {
 
-namespace {
-
-constexpr std::uint64_t k_min_shm = 1ull << 30;
-
-}  // namespace
+namespace {}  // namespace
 
 CheckResult numa_balancing(const CheckContext& context) {
   if (context.amd_gpus.empty()) {
@@ -73,40 +70,79 @@ CheckResult iommu_mode(const CheckContext& context) {
                    FixKind::kernel_argument, true}});
 }
 
-CheckResult shm_small(const CheckContext& context) {
-  const SystemFacts& system = *context.facts.system;
-  if (!system.container) {
-    return skip("not in a container");
-  }
-  if (!system.shm_bytes) {
-    return skip("size of /dev/shm unknown");
-  }
+namespace {
+
+/// "8g" for docker's --shm-size, "8G" for mount: whole GiB of the rules' suggestion.
+std::uint64_t suggested_gib(const ShmFloor& shm) {
+  return std::max<std::uint64_t>(shm.suggested_bytes >> 30, 1);
+}
+
+CheckResult small_shm_in_container(const SystemFacts& system, const ShmFloor& floor) {
   const double mib = static_cast<double>(*system.shm_bytes) / (1 << 20);
-  if (*system.shm_bytes >= k_min_shm) {
+  if (*system.shm_bytes >= floor.container_bytes) {
     return pass(fmt::format("/dev/shm is {:.0f} MiB", mib));
   }
   const std::string headline = fmt::format(
       "/dev/shm in this container is only {:.0f} MiB: PyTorch DataLoader workers and vLLM fail "
-      "or stall below 1 GiB",
-      mib);
+      "or stall below {}",
+      mib, util::byte_size_text(floor.container_bytes));
   const std::vector<std::string> evidence{
       fmt::format("container: {}, /dev/shm {} bytes", *system.container, *system.shm_bytes)};
+  const std::uint64_t gib = suggested_gib(floor);
   if (*system.container == "kubernetes") {
     // A pod has no --shm-size: the kubelet mounts what the spec's volumes say.
-    return finding(Severity::warning, headline, evidence,
-                   {{"Mount a memory-backed emptyDir at /dev/shm: in the pod spec, this volume "
-                     "under spec.volumes and a volumeMount of it at /dev/shm in the container, "
-                     "then recreate the pod",
-                     "- {name: dshm, emptyDir: {medium: Memory, sizeLimit: 16Gi}}", false,
-                     FixKind::file_edit}});
+    return finding(
+        Severity::warning, headline, evidence,
+        {{"Mount a memory-backed emptyDir at /dev/shm: in the pod spec, this volume "
+          "under spec.volumes and a volumeMount of it at /dev/shm in the container, "
+          "then recreate the pod",
+          fmt::format("- {{name: dshm, emptyDir: {{medium: Memory, sizeLimit: {}Gi}}}}", gib),
+          false, FixKind::file_edit}});
   }
-  CheckResult result = finding(Severity::warning, headline, evidence,
-                               {{"Share the host's IPC namespace (add to docker run)", "--ipc=host",
-                                 false, FixKind::container_flag},
-                                {"Give the container a larger /dev/shm (add to docker run)",
-                                 "--shm-size=16g", false, FixKind::container_flag}});
+  CheckResult result =
+      finding(Severity::warning, headline, evidence,
+              {{"Share the host's IPC namespace (add to docker run)", "--ipc=host", false,
+                FixKind::container_flag},
+               {"Give the container a larger /dev/shm (add to docker run)",
+                fmt::format("--shm-size={}g", gib), false, FixKind::container_flag}});
   result.fix_order = FixOrder::alternatives;
   return result;
+}
+
+}  // namespace
+
+CheckResult shm_small(const CheckContext& context) {
+  const SystemFacts& system = *context.facts.system;
+  const ShmFloor& floor = context.knowledge.shm;
+  const bool wsl = system.wsl == WslKind::wsl2;
+  const std::size_t gpus = context.amd_gpus.size();
+  if (!system.container && !wsl && gpus < 2) {
+    return skip("not in a container, and fewer than two GPUs");
+  }
+  if (!system.shm_bytes) {
+    return skip("size of /dev/shm unknown");
+  }
+  if (system.container) {
+    return small_shm_in_container(system, floor);
+  }
+  const double mib = static_cast<double>(*system.shm_bytes) / (1 << 20);
+  if (*system.shm_bytes >= floor.multi_gpu_bytes) {
+    return pass(fmt::format("/dev/shm is {:.0f} MiB", mib));
+  }
+  const std::uint64_t gib = suggested_gib(floor);
+  const std::string why =
+      wsl ? "PyTorch DataLoader workers fail or stall, and RCCL cannot create its shared memory"
+          : fmt::format(
+                "RCCL cannot create its shared-memory segments between the {} GPUs "
+                "(NCCL's floor is {}), and DataLoader workers stall",
+                gpus, util::byte_size_text(floor.multi_gpu_bytes));
+  return finding(
+      Severity::warning,
+      fmt::format("/dev/shm is only {:.0f} MiB{}: {}", mib, wsl ? " under WSL2" : "", why),
+      {fmt::format("/dev/shm {} bytes", *system.shm_bytes)},
+      {{"Enlarge it now", fmt::format("sudo mount -o remount,size={}G /dev/shm", gib), true},
+       {"Keep the size across reboots: this line in /etc/fstab (replacing any /dev/shm line)",
+        fmt::format("tmpfs /dev/shm tmpfs defaults,size={}G 0 0", gib), true, FixKind::file_edit}});
 }
 
 CheckResult os_wsl(const CheckContext& context) {

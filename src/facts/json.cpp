@@ -254,6 +254,7 @@ json kfd_json(const KfdFacts& kfd) {
                      {"name", n.name},
                      {"gpu_id", optional_json(n.gpu_id)},
                      {"simd_count", n.simd_count},
+                     {"wave_front_size", optional_json(n.wave_front_size)},
                      {"gfx_target_version", n.gfx_target_version.value_or(0)},
                      {"gfx_target", n.gfx_target.empty() ? json(nullptr) : json(n.gfx_target)},
                      {"gfx_target_from", target_source_name(n.target_source)},
@@ -268,6 +269,16 @@ json kfd_json(const KfdFacts& kfd) {
                      {"mem_banks", banks}});
   }
   return {{"topology_present", kfd.topology_present}, {"nodes", nodes}};
+}
+
+json mount_json(const std::optional<Mount>& mount) {
+  if (!mount) {
+    return nullptr;
+  }
+  return {{"device", mount->device},
+          {"point", mount->point},
+          {"type", mount->type},
+          {"options", mount->options}};
 }
 
 json system_json(const SystemFacts& system) {
@@ -295,12 +306,45 @@ json system_json(const SystemFacts& system) {
           {"dxg_present", system.dxg_present},
           {"shm_bytes", optional_json(system.shm_bytes)},
           {"mem_total", optional_json(system.mem_total)},
-          {"kfd_mount", system.kfd_mount ? json{{"device", system.kfd_mount->device},
-                                                {"point", system.kfd_mount->point},
-                                                {"type", system.kfd_mount->type},
-                                                {"options", system.kfd_mount->options}}
-                                         : json(nullptr)},
+          {"kfd_mount", mount_json(system.kfd_mount)},
           {"fstab_dev", fstab}};
+}
+
+std::string_view tuning_use_name(TuningUse use) {
+  switch (use) {
+    case TuningUse::miopen_user_db:
+      return "miopen_user_db";
+    case TuningUse::miopen_cache:
+      return "miopen_cache";
+    case TuningUse::tunableop_results:
+      return "tunableop_results";
+  }
+  return "unknown";
+}
+
+json tuning_json(const TuningFacts& tuning) {
+  json directories = json::array();
+  for (const auto& d : tuning.directories) {
+    json stat = nullptr;
+    if (d.stat) {
+      stat = {{"mode", fmt::format("{:04o}", d.stat->mode)},
+              {"uid", d.stat->uid},
+              {"gid", d.stat->gid},
+              {"directory", d.stat->type == FileType::directory},
+              {"owner_known", d.stat->owner_known}};
+    }
+    directories.push_back({{"use", tuning_use_name(d.use)},
+                           {"variable", d.variable},
+                           {"default", d.is_default},
+                           {"given", d.given.empty() ? json(nullptr) : json(d.given)},
+                           {"path", d.path.empty() ? json(nullptr) : json(d.path)},
+                           {"existing", optional_json(d.existing)},
+                           {"stat", stat},
+                           {"mount", mount_json(d.mount)}});
+  }
+  return {{"home", optional_json(tuning.home)},
+          {"home_mount", mount_json(tuning.home_mount)},
+          {"directories", directories}};
 }
 
 }  // namespace
@@ -313,6 +357,7 @@ json facts_to_json(const Facts& facts) {
   result["kfd_topology"] = facts.kfd ? kfd_json(*facts.kfd) : json(nullptr);
   result["system"] = facts.system ? system_json(*facts.system) : json(nullptr);
   result["env"] = facts.env ? json(facts.env->variables) : json(nullptr);
+  result["tuning"] = facts.tuning ? tuning_json(*facts.tuning) : json(nullptr);
   if (facts.python) {
     json environments = json::array();
     for (const auto& environment : facts.python->environments) {

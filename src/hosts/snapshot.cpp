@@ -209,7 +209,9 @@ std::optional<FileStat> SnapshotHost::stat(std::string_view path) const {
   if (!st) {
     return std::nullopt;
   }
-  return file_stat_from(*st);
+  FileStat result = file_stat_from(*st);
+  result.owner_known = false;  // whoever checked the tree out owns it, not the machine's users
+  return result;
 }
 
 std::optional<std::string> SnapshotHost::read_link(std::string_view path) const {

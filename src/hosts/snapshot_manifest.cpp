@@ -168,6 +168,9 @@ FileStat parse_stat(const json& node, const std::string& file, const std::string
   if (const json* size = member(node, "size", json::value_t::number_unsigned, file, where)) {
     stat.size = size->get<std::uint64_t>();
   }
+  if (const json* known = member(node, "owner_known", json::value_t::boolean, file, where)) {
+    stat.owner_known = known->get<bool>();
+  }
   return stat;
 }
 

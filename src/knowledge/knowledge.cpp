@@ -17,6 +17,85 @@ RulesError::RulesError(std::string file, int line, int column, const std::string
       m_line(line),
       m_column(column) {}
 
+std::string_view to_string(Fp16Support value) {
+  return value == Fp16Support::packed ? "packed" : "basic";
+}
+
+std::string_view to_string(Bf16Support value) {
+  return value == Bf16Support::hardware ? "hardware" : "emulated";
+}
+
+std::string_view to_string(Fp8Format value) {
+  switch (value) {
+    case Fp8Format::fnuz:
+      return "fnuz";
+    case Fp8Format::ocp:
+      return "ocp";
+    case Fp8Format::none:
+      break;
+  }
+  return "none";
+}
+
+std::string_view to_string(Int8Support value) {
+  switch (value) {
+    case Int8Support::matrix:
+      return "matrix";
+    case Int8Support::dot:
+      return "dot";
+    case Int8Support::none:
+      break;
+  }
+  return "none";
+}
+
+std::string_view to_string(MatrixCores value) {
+  switch (value) {
+    case MatrixCores::mfma:
+      return "mfma";
+    case MatrixCores::wmma:
+      return "wmma";
+    case MatrixCores::none:
+      break;
+  }
+  return "none";
+}
+
+std::string_view to_string(SdpaSupport value) {
+  switch (value) {
+    case SdpaSupport::stable:
+      return "stable";
+    case SdpaSupport::experimental:
+      return "experimental";
+    case SdpaSupport::tech_preview:
+      return "tech-preview";
+    case SdpaSupport::none:
+      break;
+  }
+  return "none";
+}
+
+std::string_view to_string(Availability value) {
+  switch (value) {
+    case Availability::yes:
+      return "yes";
+    case Availability::no:
+      return "no";
+    case Availability::unknown:
+      break;
+  }
+  return "unknown";
+}
+
+const AllocatorKey* AllocatorConfig::key(std::string_view name) const {
+  for (const auto& entry : keys) {
+    if (std::find(entry.names.begin(), entry.names.end(), name) != entry.names.end()) {
+      return &entry;
+    }
+  }
+  return nullptr;
+}
+
 const GfxTarget* Knowledge::target(std::string_view name) const {
   const auto it = std::find_if(targets.begin(), targets.end(),
                                [&](const GfxTarget& t) { return t.name == name; });

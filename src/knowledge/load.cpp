@@ -221,6 +221,98 @@ class RuleReader {
   YAML::Node m_root;
 };
 
+template <typename Enum>
+Enum enum_choice(const RuleReader& reader, const YAML::Node& node, const char* key,
+                 std::initializer_list<std::pair<std::string_view, Enum>> options) {
+  const std::string value = reader.text(node, key);
+  std::string list;
+  for (const auto& [name, option] : options) {
+    if (value == name) {
+      return option;
+    }
+    list += (list.empty() ? "" : ", ") + std::string(name);
+  }
+  reader.fail(node[key],
+              "\"" + std::string(key) + "\" must be one of " + list + ", not " + quoted(value));
+}
+
+/// A torch or ROCm release named in a rule: major.minor, or "unknown" (read as "").
+std::string release_or_unknown(const RuleReader& reader, const YAML::Node& node, const char* key) {
+  const std::string value = reader.optional_text(node, key);
+  if (value.empty() || value == "unknown") {
+    return "";
+  }
+  const auto numbers = util::version_numbers(value);
+  if (!numbers || numbers->size() != 2) {
+    reader.fail(node[key], "\"" + std::string(key) + "\" must be major.minor or unknown, not " +
+                               quoted(value));
+  }
+  return value;
+}
+
+Availability availability(const RuleReader& reader, const YAML::Node& node, const char* key) {
+  return enum_choice<Availability>(
+      reader, node, key,
+      {{"yes", Availability::yes}, {"no", Availability::no}, {"unknown", Availability::unknown}});
+}
+
+TargetCompute load_compute(const RuleReader& reader, const YAML::Node& node) {
+  reader.require_map(node, "\"compute\"");
+  TargetCompute compute;
+  for (const auto& size : reader.texts(node, "wavefronts")) {
+    if (size != "32" && size != "64") {
+      reader.fail(node["wavefronts"], "wavefront sizes are 32 and 64, not " + quoted(size));
+    }
+    compute.wavefronts.push_back(size == "32" ? 32 : 64);
+  }
+  if (compute.wavefronts.empty()) {
+    reader.fail(node["wavefronts"], "\"wavefronts\" must name at least one size");
+  }
+  compute.fp16 = enum_choice<Fp16Support>(
+      reader, node, "fp16", {{"packed", Fp16Support::packed}, {"basic", Fp16Support::basic}});
+  compute.bf16 = enum_choice<Bf16Support>(
+      reader, node, "bf16",
+      {{"hardware", Bf16Support::hardware}, {"emulated", Bf16Support::emulated}});
+  compute.bf16_how = reader.text(node, "bf16_how");
+  compute.fp8 = enum_choice<Fp8Format>(
+      reader, node, "fp8",
+      {{"none", Fp8Format::none}, {"fnuz", Fp8Format::fnuz}, {"ocp", Fp8Format::ocp}});
+  compute.int8 = enum_choice<Int8Support>(
+      reader, node, "int8",
+      {{"matrix", Int8Support::matrix}, {"dot", Int8Support::dot}, {"none", Int8Support::none}});
+  compute.matrix = enum_choice<MatrixCores>(
+      reader, node, "matrix",
+      {{"mfma", MatrixCores::mfma}, {"wmma", MatrixCores::wmma}, {"none", MatrixCores::none}});
+  if (const YAML::Node hipblaslt = node["hipblaslt"]; hipblaslt && !hipblaslt.IsScalar()) {
+    reader.require_map(hipblaslt, "\"hipblaslt\"");
+    HipBlasLtSupport support;
+    support.torch_since = release_or_unknown(reader, hipblaslt, "torch_since");
+    support.rocm_since = release_or_unknown(reader, hipblaslt, "rocm_since");
+    support.preferred =
+        hipblaslt["preferred"] && reader.choice(hipblaslt, "preferred", {"yes", "no"}) == "yes";
+    compute.hipblaslt = support;
+  } else if (reader.text(node, "hipblaslt") != "none") {
+    reader.fail(node["hipblaslt"], "\"hipblaslt\" is none or a mapping");
+  }
+  const YAML::Node flash = node["flash_attention"];
+  if (!flash) {
+    reader.fail(node, "missing \"flash_attention\"");
+  }
+  reader.require_map(flash, "\"flash_attention\"");
+  compute.flash_attention.sdpa =
+      enum_choice<SdpaSupport>(reader, flash, "sdpa",
+                               {{"none", SdpaSupport::none},
+                                {"experimental", SdpaSupport::experimental},
+                                {"tech-preview", SdpaSupport::tech_preview},
+                                {"stable", SdpaSupport::stable}});
+  compute.flash_attention.torch_since = release_or_unknown(reader, flash, "torch_since");
+  compute.flash_attention.ck = availability(reader, flash, "ck");
+  compute.flash_attention.triton = availability(reader, flash, "triton");
+  compute.note = reader.optional_text(node, "note");
+  compute.source = reader.text(node, "source");
+  return compute;
+}
+
 OverrideVerdict verdict_from(const std::string& name) {
   if (name == "works") {
     return OverrideVerdict::works;
@@ -332,6 +424,9 @@ void load_gfx_targets(const RuleReader& reader, Knowledge& knowledge) {
         reader.fail(memory["version"], "memory_kernel version must be a kernel version, not " +
                                            quoted(target.memory_kernel->version));
       }
+    }
+    if (const YAML::Node compute = entry["compute"]) {
+      target.compute = load_compute(reader, compute);
     }
     if (!seen.insert(target.name).second) {
       reader.fail(entry["name"], "target " + bare(target.name) + " is defined twice");
@@ -617,15 +712,28 @@ void load_env_vars(const RuleReader& reader, Knowledge& knowledge) {
     if (const YAML::Node left_on = entry["left_on"]) {
       reader.require_map(left_on, "\"left_on\"");
       LeftOn rule;
-      const std::string when = reader.choice(left_on, "when", {"set", "nonzero", "at_least"});
-      rule.when = when == "set"       ? LeftOnWhen::set
-                  : when == "nonzero" ? LeftOnWhen::nonzero
-                                      : LeftOnWhen::at_least;
+      rule.when = enum_choice<LeftOnWhen>(reader, left_on, "when",
+                                          {{"set", LeftOnWhen::set},
+                                           {"nonzero", LeftOnWhen::nonzero},
+                                           {"at_least", LeftOnWhen::at_least},
+                                           {"off", LeftOnWhen::off}});
       if (rule.when == LeftOnWhen::at_least) {
         rule.at_least = static_cast<int>(reader.number(left_on, "at_least"));
       }
       rule.effect = reader.text(left_on, "effect");
       variable.left_on = std::move(rule);
+    }
+    if (const YAML::Node accepts = entry["accepts"]) {
+      reader.require_map(accepts, "\"accepts\"");
+      AcceptedValues rule;
+      rule.values = reader.texts(accepts, "values");
+      if (rule.values.empty()) {
+        reader.fail(accepts, "\"accepts\" needs at least one value");
+      }
+      rule.ignore_case =
+          accepts["case"] && reader.choice(accepts, "case", {"exact", "ignored"}) == "ignored";
+      rule.says = reader.text(accepts, "says");
+      variable.accepts = std::move(rule);
     }
     knowledge.env_variables.push_back(std::move(variable));
   }
@@ -634,6 +742,54 @@ void load_env_vars(const RuleReader& reader, Knowledge& knowledge) {
     if (!real.empty() && knowledge.env_variable(real) == nullptr) {
       reader.fail(entry["real"], bare(reader.text(entry, "name")) + " names " + bare(real) +
                                      ", which is not listed");
+    }
+  }
+}
+
+/// A size in the rules: whole MiB ("1024") → bytes.
+std::uint64_t mebibytes(const RuleReader& reader, const YAML::Node& node, const char* key) {
+  return std::uint64_t{reader.number(node, key)} << 20;
+}
+
+void load_tuning(const RuleReader& reader, Knowledge& knowledge) {
+  const YAML::Node shm = reader.root()["shm"];
+  if (!shm) {
+    reader.fail(reader.root(), "missing \"shm\"");
+  }
+  reader.require_map(shm, "\"shm\"");
+  knowledge.shm.container_bytes = mebibytes(reader, shm, "container_mib");
+  knowledge.shm.multi_gpu_bytes = mebibytes(reader, shm, "multi_gpu_mib");
+  knowledge.shm.suggested_bytes = mebibytes(reader, shm, "suggested_mib");
+  knowledge.shm.source = reader.text(shm, "source");
+  const YAML::Node allocator = reader.root()["allocator"];
+  if (!allocator) {
+    reader.fail(reader.root(), "missing \"allocator\"");
+  }
+  reader.require_map(allocator, "\"allocator\"");
+  AllocatorConfig& config = knowledge.allocator;
+  config.variables = reader.texts(allocator, "variables");
+  config.unknown_key_says = reader.text(allocator, "unknown_key_says");
+  config.source = reader.text(allocator, "source");
+  for (const auto& entry : reader.sequence(allocator, "keys")) {
+    reader.require_map(entry, "a key");
+    AllocatorKey key;
+    key.names = reader.texts(entry, "names");
+    if (key.names.empty()) {
+      reader.fail(entry, "a key needs \"names\"");
+    }
+    key.since_torch = release_or_unknown(reader, entry, "since_torch");
+    key.rocm_works_since_torch = release_or_unknown(reader, entry, "rocm_works_since_torch");
+    key.rocm_says = reader.optional_text(entry, "rocm_says");
+    if (!key.rocm_works_since_torch.empty() && key.rocm_says.empty()) {
+      reader.fail(entry, "\"rocm_works_since_torch\" needs \"rocm_says\"");
+    }
+    key.source = reader.text(entry, "source");
+    config.keys.push_back(std::move(key));
+  }
+  for (const auto& name : config.variables) {
+    if (knowledge.env_variable(name) == nullptr) {
+      reader.fail(allocator["variables"],
+                  bare(name) + " is not in env_vars.yaml (the privacy allow-list)");
     }
   }
 }
@@ -792,6 +948,7 @@ Knowledge load_knowledge(const std::vector<RuleText>& files, std::string origin)
       {"torch.yaml", load_torch},
       {"env_vars.yaml", load_env_vars},
       {"wsl.yaml", load_wsl},
+      {"tuning.yaml", load_tuning},  // after env_vars.yaml: it names variables
       {"triage.yaml", load_triage},
       {"revision.yaml", load_revision},
   };

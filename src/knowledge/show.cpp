@@ -39,6 +39,61 @@ std::string_view kind_name(GpuKind kind) {
 /// breaks in it are shown escaped (util::printable), so a rule cannot forge or hide lines.
 void put_line(std::ostream& out, std::string_view text) { out << util::printable(text) << '\n'; }
 
+std::string wavefront_words(const std::vector<int>& sizes) {
+  std::string text = "wave" + std::to_string(sizes.front());
+  for (std::size_t i = 1; i < sizes.size(); ++i) {
+    text += " (wave" + std::to_string(sizes[i]) + " too)";
+  }
+  return text;
+}
+
+std::string since_words(const std::string& torch_since, const std::string& rocm_since) {
+  std::string text = torch_since.empty() ? "" : " from torch " + torch_since;
+  if (!rocm_since.empty()) {
+    text += " built for ROCm " + rocm_since + " or later";
+  }
+  return text;
+}
+
+/// The lines of a target's compute abilities: what the hardware does, and the libraries.
+void render_compute(const TargetCompute& compute, std::ostream& out) {
+  put_line(out,
+           fmt::format("  compute: {} · fp16 {} · bf16 {} · fp8 {} · int8 {} · matrix cores {}",
+                       wavefront_words(compute.wavefronts), to_string(compute.fp16),
+                       to_string(compute.bf16), to_string(compute.fp8), to_string(compute.int8),
+                       to_string(compute.matrix)));
+  if (compute.bf16 == Bf16Support::emulated) {
+    put_line(out, "    bf16 is emulated: " + compute.bf16_how +
+                      "; it runs slower than fp16 here: use fp16 for mixed precision");
+  } else {
+    put_line(out, "    bf16 in hardware: " + compute.bf16_how);
+  }
+  if (compute.hipblaslt) {
+    put_line(out,
+             fmt::format("  hipBLASLt: torch uses it{}{}",
+                         since_words(compute.hipblaslt->torch_since, compute.hipblaslt->rocm_since),
+                         compute.hipblaslt->preferred
+                             ? ", by default"
+                             : " when TORCH_BLAS_PREFER_HIPBLASLT=1 asks (rocBLAS by default)"));
+  } else {
+    put_line(out,
+             "  hipBLASLt: torch does not use it on this target (TORCH_BLAS_PREFER_HIPBLASLT=1 "
+             "falls back to rocBLAS)");
+  }
+  const FlashAttention& flash = compute.flash_attention;
+  std::string sdpa = "none";
+  if (flash.sdpa == SdpaSupport::experimental) {
+    sdpa = "experimental (TORCH_ROCM_AOTRITON_ENABLE_EXPERIMENTAL=1)";
+  } else if (flash.sdpa != SdpaSupport::none) {
+    sdpa = std::string(to_string(flash.sdpa));
+  }
+  put_line(out, fmt::format("  flash attention: torch SDPA (AOTriton) {}{}; flash-attention's CK "
+                            "backend {}, Triton backend {}",
+                            sdpa, since_words(flash.torch_since, ""), to_string(flash.ck),
+                            to_string(flash.triton)));
+  put_line(out, "    source: " + compute.source);
+}
+
 }  // namespace
 
 void render_target(const Knowledge& knowledge, const GfxTarget& target, std::ostream& out) {
@@ -70,6 +125,9 @@ void render_target(const Knowledge& knowledge, const GfxTarget& target, std::ost
   if (const AmdWheelSet* set = knowledge.amd_wheels_for(target.name)) {
     put_line(out, fmt::format("  AMD's torch[device-{}] build: torch {} (ROCm {}) from {}",
                               target.name, set->torch, set->rocm, set->index_url));
+  }
+  if (target.compute) {
+    render_compute(*target.compute, out);
   }
   if (target.memory_kernel) {
     put_line(out, fmt::format("  memory (apu.memory): kernel {} or later; {}",

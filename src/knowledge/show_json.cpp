@@ -1,4 +1,5 @@
 #include "src/knowledge/show_json.h"
+#include "src/render/compute_json.h"
 
 #include "src/knowledge/show.h"
 
@@ -103,6 +104,7 @@ json target_json(const Knowledge& knowledge, const GfxTarget& target) {
                                                         {"says", target.memory_kernel->says},
                                                         {"source", target.memory_kernel->source}}
                                                  : json(nullptr)},
+          {"compute", target.compute ? compute_to_json(*target.compute) : json(nullptr)},
           {"pci_ids", ids},
           {"source", target.source}};
 }

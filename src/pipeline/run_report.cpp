@@ -19,6 +19,27 @@ namespace rocdoc {
 
 namespace {
 
+/// One GPU as the report names it: the inventory's joined facts, and the rules' abilities.
+InventoryGpu inventory_gpu(const AmdGpu& gpu) {
+  InventoryGpu entry;
+  entry.name = gpu.name;
+  entry.gfx_target = gpu.gfx_target();
+  entry.bdf = gpu.bdf;
+  if (gpu.pci != nullptr) {
+    entry.driver = gpu.pci->driver.value_or("");
+    entry.memory = gpu.pci->memory;
+  }
+  entry.integrated = gpu.integrated();
+  if (gpu.target != nullptr && gpu.target->compute) {
+    entry.compute = gpu.target->compute;
+    entry.wavefront = static_cast<std::uint32_t>(gpu.target->compute->wavefronts.front());
+  }
+  if (gpu.kfd != nullptr && gpu.kfd->wave_front_size) {
+    entry.wavefront = gpu.kfd->wave_front_size;  // what the running GPU says wins
+  }
+  return entry;
+}
+
 ProbeRecord run_probe(const ProbeInfo& probe, const ProbeContext& context, Facts& facts) {
   ProbeRecord record;
   record.name = std::string(probe.name);
@@ -382,8 +403,7 @@ Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelec
     report.notes.push_back(std::move(note));
   }
   for (const AmdGpu& gpu : inventory.gpus) {
-    report.gpus.push_back({gpu.name, gpu.gfx_target(), gpu.bdf,
-                           gpu.pci != nullptr ? gpu.pci->driver.value_or("") : ""});
+    report.gpus.push_back(inventory_gpu(gpu));
   }
   const CheckContext context{report.facts, knowledge, std::move(inventory.gpus),
                              std::move(inventory.withheld)};

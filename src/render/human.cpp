@@ -22,6 +22,7 @@
 
 #include "rocdoc/render.h"
 #include "src/render/causes.h"
+#include "src/render/gpu_memory_text.h"
 #include "src/render/page.h"
 #include "src/render/status_line.h"
 #include "src/render/text_layout.h"
@@ -173,7 +174,8 @@ void render_gpus(const Report& report, Page& page) {
   for (const auto& gpu : report.gpus) {
     auto it = std::find_if(groups.begin(), groups.end(), [&](const Group& group) {
       return group.first->name == gpu.name && group.first->gfx_target == gpu.gfx_target &&
-             group.first->driver == gpu.driver;
+             group.first->driver == gpu.driver &&
+             gpu_memory_text(*group.first) == gpu_memory_text(gpu);
     });
     if (it == groups.end()) {
       groups.push_back({&gpu, {}});
@@ -201,6 +203,9 @@ void render_gpus(const Report& report, Page& page) {
       driver += " (DKMS " + page.clean(*dkms) + ")";
     }
     parts.push_back(driver);
+    if (std::string memory = gpu_memory_text(gpu); !memory.empty()) {
+      parts.push_back(std::move(memory));
+    }
     inventory_line(page, "GPU", joined(parts, page));
   }
 }

@@ -4,6 +4,7 @@
 #include "rocdoc/render.h"
 #include "src/facts/json.h"
 #include "src/render/causes.h"
+#include "src/render/compute_json.h"
 
 namespace rocdoc {
 
@@ -83,12 +84,22 @@ void render_json(const Report& report, std::ostream& out) {
     }
     host["assumed_gpus"] = declared;
   }
+  const auto bytes = [](const std::optional<std::uint64_t>& value) {
+    return value ? json(*value) : json(nullptr);
+  };
   json gpus = json::array();
   for (const auto& gpu : report.gpus) {
     gpus.push_back({{"name", gpu.name},
                     {"gfx_target", gpu.gfx_target.empty() ? json(nullptr) : json(gpu.gfx_target)},
                     {"bdf", gpu.bdf.empty() ? json(nullptr) : json(gpu.bdf)},
-                    {"driver", gpu.driver.empty() ? json(nullptr) : json(gpu.driver)}});
+                    {"driver", gpu.driver.empty() ? json(nullptr) : json(gpu.driver)},
+                    {"integrated", gpu.integrated},
+                    {"memory",
+                     {{"vram_total", bytes(gpu.memory.vram_total)},
+                      {"vis_vram_total", bytes(gpu.memory.vis_vram_total)},
+                      {"gtt_total", bytes(gpu.memory.gtt_total)}}},
+                    {"wavefront", gpu.wavefront ? json(*gpu.wavefront) : json(nullptr)},
+                    {"compute", gpu.compute ? compute_to_json(*gpu.compute) : json(nullptr)}});
   }
   const Outcome& outcome = report.outcome;
   const json document = {

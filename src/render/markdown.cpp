@@ -17,6 +17,7 @@
 #include "rocdoc/render.h"
 #include "src/facts/json.h"
 #include "src/render/causes.h"
+#include "src/render/gpu_memory_text.h"
 #include "src/render/markdown_text.h"
 #include "src/render/status_line.h"
 #include "src/util/strings.h"
@@ -205,17 +206,19 @@ void render_gpu_table(const Report& report, std::ostream& out) {
   }
   const std::optional<std::string> dkms =
       report.facts.driver ? report.facts.driver->dkms_version : std::nullopt;
-  out << "| # | GPU | gfx target | PCI address | driver |\n|---|---|---|---|---|\n";
+  out << "| # | GPU | gfx target | PCI address | driver | memory |\n|---|---|---|---|---|---|\n";
   std::size_t index = 0;
   for (const auto& gpu : report.gpus) {
     std::string driver = gpu.driver.empty() ? std::string("no driver") : md::text(gpu.driver);
     if (gpu.driver == "amdgpu" && dkms) {
       driver += " (DKMS " + md::text(*dkms) + ")";
     }
-    out << fmt::format("| {} | {} | {} | {} | {} |\n", index++,
+    const std::string memory = gpu_memory_text(gpu);
+    out << fmt::format("| {} | {} | {} | {} | {} | {} |\n", index++,
                        gpu.name.empty() ? std::string("AMD GPU") : md::text(gpu.name),
                        gpu.gfx_target.empty() ? std::string("unknown") : md::text(gpu.gfx_target),
-                       gpu.bdf.empty() ? std::string("—") : md::text(gpu.bdf), driver);
+                       gpu.bdf.empty() ? std::string("—") : md::text(gpu.bdf), driver,
+                       memory.empty() ? std::string("unknown") : memory);
   }
   out << "\n";
 }

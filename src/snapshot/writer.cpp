@@ -59,6 +59,9 @@ json stat_json(const FileStat& stat) {
   if (stat.minor) {
     entry["minor"] = *stat.minor;
   }
+  if (!stat.owner_known) {
+    entry["owner_known"] = false;  // from a snapshot's tree: mode and owner are not the machine's
+  }
   return entry;
 }
 

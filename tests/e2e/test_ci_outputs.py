@@ -78,7 +78,7 @@ with tempfile.TemporaryDirectory() as scratch:
 
 # 2. --require: exit 1, verdict "unchecked", the human report says which and why.
 proc = run(binary, "check", "--root", healthy, "--require", "shm.small,perm.kfd")
-results.check(proc.returncode == 1 and "required check shm.small did not run: not in a container\n" in proc.stdout,
+results.check(proc.returncode == 1 and "required check shm.small did not run: not in a container, and fewer than two GPUs\n" in proc.stdout,
               f"--require a skipped check: exit 1 and why ({proc.returncode}, {proc.stdout[-300:]!r})")
 proc = run(binary, "check", "--json", "--root", healthy, "--only", "perm.kfd", "--require", "perm.*")
 document = json.loads(proc.stdout)

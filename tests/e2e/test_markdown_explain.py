@@ -131,7 +131,7 @@ def check_markdown(what, text, report, exit_code, same_facts=True):
         results.check(len(gpu_tables) == 1, f"{what}: one GPU table ({len(gpu_tables)})")
         if gpu_tables:
             rows = gpu_tables[0]["rows"]
-            width = 4 if declared else 5
+            width = 4 if declared else 6
             expected = declared if declared else gpus
             results.check(len(rows) == len(expected), f"{what}: {len(rows)} GPU rows for {len(expected)} GPUs")
             results.check(all(len(r) == width for r in rows), f"{what}: {width} cells in every GPU row: {rows}")
@@ -140,6 +140,11 @@ def check_markdown(what, text, report, exit_code, same_facts=True):
                     results.check(row[1] == (gpu["name"] or "AMD GPU") and row[2] == (gpu["gfx_target"] or "unknown")
                                   and row[3] == (gpu["bdf"] or "—"),
                                   f"{what}: GPU row {row} is {gpu}")
+                    # The memory cell says what the JSON's inventory memory holds, and nothing when unknown.
+                    vram = gpu["memory"]["vram_total"]
+                    results.check((row[5] == "unknown") == (vram is None and gpu["memory"]["gtt_total"] is None)
+                                  and (vram is None or row[5].startswith("VRAM ")),
+                                  f"{what}: memory cell {row[5]!r} for {gpu['memory']}")
     else:
         results.check(not gpu_tables, f"{what}: no GPU table without GPUs")
     check_tables = [t for t in s["tables"] if t["after"] == "Checks"]

@@ -91,7 +91,7 @@ TEST_CASE("container fixes are docker flags with numeric gids", "[checks][contai
         std::vector<std::string>{"--device=/dev/kfd --device=/dev/dri"});
   CHECK(result(no_kfd, "rocm.agents").status == Status::skip);
   CHECK(commands(result(no_kfd, "shm.small")) ==
-        std::vector<std::string>{"--ipc=host", "--shm-size=16g"});
+        std::vector<std::string>{"--ipc=host", "--shm-size=8g"});
 }
 
 TEST_CASE("a blacklisted amdgpu names the file and line to change", "[checks][driver]") {
@@ -454,7 +454,7 @@ TEST_CASE("a pod known by its mounts gets the pod spec's fixes", "[checks][perm]
     CHECK(r.fix.front().kind == FixKind::file_edit);
   }
   CHECK(commands(result(report, "shm.small")) ==
-        Commands{"- {name: dshm, emptyDir: {medium: Memory, sizeLimit: 16Gi}}"});
+        Commands{"- {name: dshm, emptyDir: {medium: Memory, sizeLimit: 8Gi}}"});
 }
 
 TEST_CASE("under sudo, permissions are the invoking user's", "[checks][perm]") {

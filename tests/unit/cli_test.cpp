@@ -303,10 +303,13 @@ TEST_CASE("a check named with --require that did not run is exit 1 and verdict u
   // shm.small skips outside a container: required, it makes the run exit 1.
   const Run skipped = cli({"check", "--root", healthy, "--require", "shm.small"});
   CHECK(skipped.code == 1);
-  CHECK_THAT(skipped.out, Contains("required check shm.small did not run: not in a container\n"));
+  CHECK_THAT(
+      skipped.out,
+      Contains(
+          "required check shm.small did not run: not in a container, and fewer than two GPUs\n"));
   // The summary line says it too, instead of "No issues found" beside exit 1 (issue 22, N10).
-  CHECK_THAT(skipped.out,
-             Contains("Not checked: 1 required check did not run (not in a container)"));
+  CHECK_THAT(skipped.out, Contains("Not checked: 1 required check did not run (not in a container, "
+                                   "and fewer than two GPUs)"));
   CHECK_THAT(skipped.out, !Contains("No issues found"));
   const Run ran = cli({"check", "--root", healthy, "--require", "perm.kfd,arch.*", "--json"});
   CHECK(ran.code == 0);

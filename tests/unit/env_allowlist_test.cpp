@@ -1,5 +1,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "rocdoc/env_allowlist.h"
@@ -42,5 +44,26 @@ TEST_CASE("the allow-list and rules/env_vars.yaml name the same variables",
   for (const auto name : allowed_env_names()) {
     INFO(name);
     CHECK(knowledge.env_variable(name) != nullptr);
+  }
+}
+
+TEST_CASE("the manual's privacy allow-list names every allowed variable", "[privacy][docs]") {
+  std::ifstream file(std::string(ROCDOC_SOURCE_DIR) + "/docs/rocdoc.1.md");
+  const std::string manual((std::istreambuf_iterator<char>(file)),
+                           std::istreambuf_iterator<char>());
+  const auto start = manual.find("**Privacy allow-list.**");
+  REQUIRE(start != std::string::npos);
+  // Names are wrapped at commas and spaces only, so each appears whole.
+  const std::string list =
+      manual.substr(start, manual.find("a **--rules** directory", start) - start);
+  for (const auto name : allowed_env_names()) {
+    INFO(name);
+    // The variables that steer rocdoc's own output are listed above the allow-list paragraph.
+    const bool steers_output = name == "CLICOLOR_FORCE" || name == "COLUMNS" || name == "LANG" ||
+                               name == "LC_ALL" || name == "LC_CTYPE" || name == "NO_COLOR" ||
+                               name == "TERM";
+    CHECK((list.find(std::string(name) + ",") != std::string::npos ||
+           list.find(std::string(name) + ".") != std::string::npos ||
+           list.find(std::string(name) + " ") != std::string::npos || steers_output));
   }
 }

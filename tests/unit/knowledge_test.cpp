@@ -383,7 +383,7 @@ TEST_CASE("a rules directory holds only the rules files and only regular files",
     CHECK(contains(error,
                    "not a rules file; the rules files are env_vars.yaml, gfx_targets.yaml, "
                    "pci_ids.yaml, revision.yaml, rocm_releases.yaml, torch.yaml, triage.yaml, "
-                   "wsl.yaml"));
+                   "tuning.yaml, wsl.yaml"));
   }
   SECTION("other files are ignored") {
     dir.file("README.md", "notes\n");
@@ -403,7 +403,7 @@ TEST_CASE("a rules directory holds only the rules files and only regular files",
     CHECK(contains(error,
                    "no rules files here; a rules directory holds env_vars.yaml, gfx_targets.yaml, "
                    "pci_ids.yaml, revision.yaml, rocm_releases.yaml, torch.yaml, triage.yaml, "
-                   "wsl.yaml"));
+                   "tuning.yaml, wsl.yaml"));
   }
   SECTION("a FIFO is refused without waiting for a writer") {
     REQUIRE(::mkfifo((dir.path() + "/wsl.yaml").c_str(), 0600) == 0);

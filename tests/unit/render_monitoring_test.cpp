@@ -80,7 +80,14 @@ TEST_CASE("prometheus: every check a status sample, findings by severity, proven
   r.add("gpu.none", "Hardware and PCI", Status::pass, Severity::error);
   r.add("env.typo", "Environment", Status::warn, Severity::warning);
   r.add("torch.rocm", "PyTorch", Status::skip, Severity::error);
-  r.report.gpus.push_back({"Instinct MI300X", "gfx942", "0000:0c:00.0", "amdgpu"});
+  r.report.gpus.push_back({"Instinct MI300X",
+                           "gfx942",
+                           "0000:0c:00.0",
+                           "amdgpu",
+                           {},
+                           false,
+                           std::nullopt,
+                           std::nullopt});
   r.report.outcome.exit_code = 1;
   const std::string text = r.prometheus();
 
@@ -116,8 +123,15 @@ TEST_CASE("prometheus: every check a status sample, findings by severity, proven
 
 TEST_CASE("prometheus: label values of unbounded shape become placeholders") {
   MonitoringReport r;
-  r.report.gpus.push_back({"", "", "", ""});
-  r.report.gpus.push_back({"Radeon \"RX\"\n<script>", "gfx11;00", "../../etc", "a\"b"});
+  r.report.gpus.push_back({"", "", "", "", {}, false, std::nullopt, std::nullopt});
+  r.report.gpus.push_back({"Radeon \"RX\"\n<script>",
+                           "gfx11;00",
+                           "../../etc",
+                           "a\"b",
+                           {},
+                           false,
+                           std::nullopt,
+                           std::nullopt});
   const std::string text = r.prometheus();
   CHECK(has_line(text,
                  "rocdoc_gpu_info{gpu=\"0\",bdf=\"unknown\",gfx=\"unknown\","
