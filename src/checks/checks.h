@@ -105,6 +105,11 @@ std::string add_kernel_argument_command(const Facts& facts, const std::string& a
 /// The fix that adds a kernel command-line argument and makes it last: the command above, or on
 /// NixOS boot.kernelParams and a rebuild. Its description starts in lower case ("add …").
 Fix kernel_argument_fix(const Facts& facts, const std::string& argument);
+/// The fix that takes `name=value` (`amdgpu.gttsize=126976`) off the kernel command line for
+/// good: GRUB's /etc/default/grub (Debian family), kernelstub (Pop!_OS), grubby (the others), or
+/// on NixOS boot.kernelParams and a rebuild. Its description starts in upper case.
+Fix remove_kernel_argument_fix(const Facts& facts, const std::string& name,
+                               const std::string& value);
 /// Fixes that let amdgpu load: blacklist lines, kernel command line, modprobe.
 std::vector<Fix> driver_load_fixes(const Facts& facts);
 

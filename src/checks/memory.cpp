@@ -8,6 +8,7 @@
 
 #include "src/checks/checks.h"
 #include "src/checks/memory_sizes.h"
+#include "src/util/shell.h"
 #include "src/util/strings.h"
 
 namespace rocdoc::checks {
@@ -214,6 +215,33 @@ Fix kernel_argument_fix(const Facts& facts, const std::string& argument) {
           add_kernel_argument_command(facts, argument), true, FixKind::kernel_argument, true};
 }
 
+Fix remove_kernel_argument_fix(const Facts& facts, const std::string& name,
+                               const std::string& value) {
+  const std::string argument = value.empty() ? name : name + "=" + value;
+  if (os_id(facts) == "nixos") {
+    return {fmt::format("Take \"{}\" out of boot.kernelParams in /etc/nixos/configuration.nix, "
+                        "rebuild, then reboot",
+                        argument),
+            "sudo nixos-rebuild boot", true, FixKind::kernel_argument, true};
+  }
+  std::string command;
+  if (os_id(facts) == "pop") {
+    command = fmt::format("sudo kernelstub -d \"{}\"", argument);
+  } else if (debian_like(facts)) {
+    // The name's dots are literal; the value is whatever follows up to a quote or a space.
+    std::string pattern;
+    for (const char c : name) {
+      pattern += c == '.' ? std::string("\\.") : std::string(1, c);
+    }
+    command = fmt::format(
+        "sudo sed -i -E 's/ ?{}(=[^\" ]*)?//' /etc/default/grub && sudo update-grub", pattern);
+  } else {
+    command = fmt::format("sudo grubby --update-kernel=ALL --remove-args=\"{}\"", name);
+  }
+  return {fmt::format("Take {} off the kernel command line, then reboot", argument), command, true,
+          FixKind::kernel_argument, true};
+}
+
 CheckResult apu_memory(const CheckContext& context) {
   std::vector<std::string> checked;
   for (const auto& gpu : context.amd_gpus) {
@@ -267,9 +295,18 @@ CheckResult kernel_param_ignored(const CheckContext& context) {
             context.facts, pages_limit_arguments(driver, std::max<std::uint64_t>(*mib >> 10, 1))));
         fix.back().description = "Use the TTM limit instead of gttsize: " + fix.back().description;
       }
-      fix.push_back({fmt::format("{}ake amdgpu.gttsize out of {}", limit_set ? "T" : "Then t",
-                                 setting.file ? setting.file->file : "the kernel command line"),
-                     "", true, FixKind::manual});
+      if (setting.file) {
+        fix.push_back({fmt::format("Take gttsize out of {} (line {})", setting.file->file,
+                                   setting.file->line),
+                       fmt::format("sudo sed -i -E '{}s/ ?gttsize=[^ ]*//' {}", setting.file->line,
+                                   util::shell_word(setting.file->file)),
+                       true, FixKind::file_edit});
+        fix.push_back({"Rebuild the initramfs so the module gets the change at boot, then reboot",
+                       debian_like(context.facts) ? "sudo update-initramfs -u" : "sudo dracut -f",
+                       true, FixKind::shell, true});
+      } else {
+        fix.push_back(remove_kernel_argument_fix(context.facts, "amdgpu.gttsize", setting.value));
+      }
     }
     if (!setting.file) {
       continue;

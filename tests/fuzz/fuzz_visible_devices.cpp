@@ -1,7 +1,10 @@
 // Visible-device masks (ROCR_VISIBLE_DEVICES, HIP_VISIBLE_DEVICES, CUDA_VISIBLE_DEVICES,
 // GPU_DEVICE_ORDINAL) as the runtimes parse them. Input: "NAME=value" lines. Each value goes
 // through apply_rocr_visible_devices and apply_hip_visible_devices over eight GPUs (one without
-// a UUID); then a whole report on an 8-GPU MI300X with the variables set.
+// a UUID), and through allocator_config_keys (torch's allocator setting); then a whole report on
+// an 8-GPU MI300X with the variables set (any allow-listed name: env.tuning and
+// env.debug-left-on judge MIOPEN_*, PYTORCH_*_ALLOC_CONF and the rest from the same lines).
+#include "src/checks/allocator_config.h"
 #include "src/checks/visible_devices.h"
 #include "src/util/strings.h"
 #include "tests/fuzz/fuzz.h"
@@ -39,6 +42,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         equals == std::string_view::npos ? line : line.substr(equals + 1);
     check_mask(checks::apply_rocr_visible_devices(value, uuids), uuids.size());
     check_mask(checks::apply_hip_visible_devices(value, uuids), uuids.size());
+    for (const auto& key : checks::allocator_config_keys(value)) {
+      ROCDOC_FUZZ_CHECK(!key.empty() && util::trim(key) == key, "a key is trimmed: [" + key + "]");
+    }
     if (equals != std::string_view::npos) {
       host.set_env(std::string(line.substr(0, equals)), value);
     }

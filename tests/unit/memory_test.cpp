@@ -4,6 +4,7 @@
 
 #include "probes/driver.h"
 #include "probes/system.h"
+#include "src/checks/checks.h"
 #include "src/checks/memory_sizes.h"
 
 using namespace rocdoc;
@@ -136,4 +137,27 @@ TEST_CASE("The kernel log's unknown module parameters") {
   CHECK_FALSE(parse_unknown_parameter("amdgpu: unknown parameter '' ignored"));
   CHECK_FALSE(parse_unknown_parameter("amdgpu: unknown parameter 'x' was ignored"));
   CHECK_FALSE(parse_unknown_parameter("[drm] amdgpu: 122880M of GTT memory ready."));
+}
+
+TEST_CASE("gttsize taken off the kernel command line, per distribution", "[memory]") {
+  const auto with_os = [](const char* id, const char* id_like) {
+    Facts facts;
+    facts.system = SystemFacts{};
+    facts.system->os_release["ID"] = id;
+    if (id_like[0] != '\0') {
+      facts.system->os_release["ID_LIKE"] = id_like;
+    }
+    return facts;
+  };
+  CHECK(
+      remove_kernel_argument_fix(with_os("ubuntu", "debian"), "amdgpu.gttsize", "126976").command ==
+      "sudo sed -i -E 's/ ?amdgpu\\.gttsize(=[^\" ]*)?//' /etc/default/grub && sudo update-grub");
+  CHECK(remove_kernel_argument_fix(with_os("pop", "ubuntu debian"), "amdgpu.gttsize", "126976")
+            .command == "sudo kernelstub -d \"amdgpu.gttsize=126976\"");
+  CHECK(remove_kernel_argument_fix(with_os("fedora", ""), "amdgpu.gttsize", "126976").command ==
+        "sudo grubby --update-kernel=ALL --remove-args=\"amdgpu.gttsize\"");
+  const Fix nixos = remove_kernel_argument_fix(with_os("nixos", ""), "amdgpu.gttsize", "126976");
+  CHECK(nixos.command == "sudo nixos-rebuild boot");
+  CHECK(nixos.description.find("\"amdgpu.gttsize=126976\" out of boot.kernelParams") !=
+        std::string::npos);
 }
