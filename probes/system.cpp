@@ -369,6 +369,8 @@ SystemFacts probe_system(const ProbeContext& context) {
   if (mounts) {
     facts.kfd_mount = mount_holding(mount_table, "/dev/kfd");
   }
+  facts.grub_defaults = exists(host, "/etc/default/grub");
+  facts.kernel_cmdline_file = exists(host, "/etc/kernel/cmdline");
   if (const auto fstab = host.read_file("/etc/fstab", 256 * 1024)) {
     facts.fstab_dev = fstab_lines_for(*fstab, "/dev");
   }

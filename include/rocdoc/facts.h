@@ -256,6 +256,10 @@ struct SystemFacts {
   std::optional<std::uint64_t> mem_total;  ///< MemTotal of /proc/meminfo, in bytes
   std::optional<Mount> kfd_mount;          ///< the mount that holds /dev/kfd (from /proc/mounts)
   std::vector<FstabLine> fstab_dev;        ///< /etc/fstab lines that mount /dev
+  /// Where the kernel command line is configured: /etc/default/grub (GRUB) and
+  /// /etc/kernel/cmdline (kernel-install, for systemd-boot and unified kernel images).
+  bool grub_defaults = false;
+  bool kernel_cmdline_file = false;
 };
 
 // ---- rocm ------------------------------------------------------------------------------

@@ -552,10 +552,24 @@ std::string os_id(const Facts& facts) {
   return id == facts.system->os_release.end() ? std::string() : id->second;
 }
 
+bool uses_kernel_install(const Facts& facts) {
+  return facts.system && facts.system->kernel_cmdline_file && !facts.system->grub_defaults &&
+         os_id(facts) != "pop";
+}
+
+std::string kernel_install_command() {
+  return "sudo kernel-install add \"$(uname -r)\" \"/usr/lib/modules/$(uname -r)/vmlinuz\"";
+}
+
 std::string add_kernel_argument_command(const Facts& facts, const std::string& argument) {
   if (os_id(facts) == "pop") {
     // Pop!_OS boots with systemd-boot through kernelstub, not GRUB.
     return fmt::format("sudo kernelstub -a \"{}\"", argument);
+  }
+  if (uses_kernel_install(facts)) {
+    // systemd-boot without GRUB: kernel-install writes the boot entry from /etc/kernel/cmdline.
+    return fmt::format("sudo sed -i 's/$/ {}/' /etc/kernel/cmdline && {}", argument,
+                       kernel_install_command());
   }
   if (debian_like(facts)) {
     return fmt::format(

@@ -99,8 +99,14 @@ bool debian_like(const Facts& facts);
 bool iommu_passes_dma_through(const SystemFacts& system);
 /// os-release's ID ("ubuntu", "pop", "nixos"); empty when unknown.
 std::string os_id(const Facts& facts);
-/// The command that adds a kernel command-line argument on this distribution: GRUB's
-/// /etc/default/grub (Debian family), kernelstub (Pop!_OS), grubby (the others).
+/// systemd-boot without GRUB: /etc/kernel/cmdline holds the command line and kernel-install
+/// writes the boot entries from it (not on Pop!_OS, whose kernelstub does that).
+bool uses_kernel_install(const Facts& facts);
+/// Rewrites the running kernel's boot entry from /etc/kernel/cmdline.
+std::string kernel_install_command();
+/// The command that adds a kernel command-line argument on this distribution: kernelstub
+/// (Pop!_OS), /etc/kernel/cmdline and kernel-install (systemd-boot without GRUB), GRUB's
+/// /etc/default/grub (Debian family), grubby (the others).
 std::string add_kernel_argument_command(const Facts& facts, const std::string& argument);
 /// The fix that adds a kernel command-line argument and makes it last: the command above, or on
 /// NixOS boot.kernelParams and a rebuild. Its description starts in lower case ("add …").

@@ -225,14 +225,17 @@ Fix remove_kernel_argument_fix(const Facts& facts, const std::string& name,
             "sudo nixos-rebuild boot", true, FixKind::kernel_argument, true};
   }
   std::string command;
+  // The name's dots are literal; the value is whatever follows up to a quote or a space.
+  std::string pattern;
+  for (const char c : name) {
+    pattern += c == '.' ? std::string("\\.") : std::string(1, c);
+  }
   if (os_id(facts) == "pop") {
     command = fmt::format("sudo kernelstub -d \"{}\"", argument);
+  } else if (uses_kernel_install(facts)) {
+    command = fmt::format("sudo sed -i -E 's/ ?{}(=[^ ]*)?//' /etc/kernel/cmdline && {}", pattern,
+                          kernel_install_command());
   } else if (debian_like(facts)) {
-    // The name's dots are literal; the value is whatever follows up to a quote or a space.
-    std::string pattern;
-    for (const char c : name) {
-      pattern += c == '.' ? std::string("\\.") : std::string(1, c);
-    }
     command = fmt::format(
         "sudo sed -i -E 's/ ?{}(=[^\" ]*)?//' /etc/default/grub && sudo update-grub", pattern);
   } else {

@@ -307,7 +307,9 @@ json system_json(const SystemFacts& system) {
           {"shm_bytes", optional_json(system.shm_bytes)},
           {"mem_total", optional_json(system.mem_total)},
           {"kfd_mount", mount_json(system.kfd_mount)},
-          {"fstab_dev", fstab}};
+          {"fstab_dev", fstab},
+          {"grub_defaults", system.grub_defaults},
+          {"kernel_cmdline_file", system.kernel_cmdline_file}};
 }
 
 std::string_view tuning_use_name(TuningUse use) {

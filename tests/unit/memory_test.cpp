@@ -161,3 +161,21 @@ TEST_CASE("gttsize taken off the kernel command line, per distribution", "[memor
   CHECK(nixos.description.find("\"amdgpu.gttsize=126976\" out of boot.kernelParams") !=
         std::string::npos);
 }
+
+TEST_CASE("systemd-boot: the command line lives in /etc/kernel/cmdline", "[memory]") {
+  Facts facts;
+  facts.system = SystemFacts{};
+  facts.system->os_release["ID"] = "arch";
+  facts.system->kernel_cmdline_file = true;
+  const std::string reinstall =
+      "sudo kernel-install add \"$(uname -r)\" \"/usr/lib/modules/$(uname -r)/vmlinuz\"";
+  CHECK(add_kernel_argument_command(facts, "ttm.pages_limit=27648000") ==
+        "sudo sed -i 's/$/ ttm.pages_limit=27648000/' /etc/kernel/cmdline && " + reinstall);
+  CHECK(remove_kernel_argument_fix(facts, "amdgpu.gttsize", "126976").command ==
+        "sudo sed -i -E 's/ ?amdgpu\\.gttsize(=[^ ]*)?//' /etc/kernel/cmdline && " + reinstall);
+  // GRUB present too (Fedora keeps both): GRUB's tools stay in charge.
+  facts.system->grub_defaults = true;
+  facts.system->os_release["ID"] = "fedora";
+  CHECK(add_kernel_argument_command(facts, "iommu=pt") ==
+        "sudo grubby --update-kernel=ALL --args=\"iommu=pt\"");
+}
