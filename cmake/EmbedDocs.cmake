@@ -5,34 +5,13 @@
 # As a script (the build step): cmake -DOUT=file.cpp -DIN=checks.md -P EmbedDocs.cmake
 if(CMAKE_SCRIPT_MODE_FILE)
   file(READ "${IN}" content)
-  string(FIND "${content}" ")rocdoc_md\"" clash)
-  if(NOT clash EQUAL -1)
-    message(FATAL_ERROR "${IN} contains the raw-string delimiter )rocdoc_md\"")
-  endif()
-  # A string literal over 64 KiB is beyond what C++ compilers must support (clang warns with
-  # -Woverlength-strings): the page is cut into literals of at most 8 KiB, joined once at first
-  # use. Each cut is at a line end: CMake counts bytes, and a cut inside a multi-byte UTF-8
-  # character ("—") is an invalid literal to clang (-Winvalid-source-encoding).
+  include("${CMAKE_CURRENT_LIST_DIR}/RawStringParts.cmake")
+  # The page as literals of at most 8 KiB (RawStringParts.cmake says why), joined at first use.
   set(body "// Generated from docs/checks.md by cmake/EmbedDocs.cmake. Do not edit.\n")
   string(APPEND body "#include <string>\n\n#include \"src/knowledge/explain.h\"\n\nnamespace rocdoc {\n\n")
   string(APPEND body "std::string_view embedded_checks_doc() {\n")
   string(APPEND body "  static constexpr std::string_view parts[] = {\n")
-  string(LENGTH "${content}" length)
-  set(offset 0)
-  while(offset LESS length)
-    string(SUBSTRING "${content}" ${offset} 8192 part)
-    string(LENGTH "${part}" part_length)
-    math(EXPR rest "${length} - ${offset}")
-    if(part_length LESS rest)
-      string(FIND "${part}" "\n" last_line_end REVERSE)
-      if(last_line_end GREATER -1)
-        math(EXPR part_length "${last_line_end} + 1")
-        string(SUBSTRING "${part}" 0 ${part_length} part)
-      endif()
-    endif()
-    string(APPEND body "      R\"rocdoc_md(${part})rocdoc_md\",\n")
-    math(EXPR offset "${offset} + ${part_length}")
-  endwhile()
+  rocdoc_raw_string_parts(body "${content}" rocdoc_md)
   string(APPEND body "  };\n")
   string(APPEND body "  static const std::string text = [] {\n")
   string(APPEND body "    std::string joined;\n")
@@ -54,6 +33,7 @@ function(rocdoc_embed_docs out_var checks_md)
     OUTPUT "${out}"
     COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DIN=${checks_md} -P ${PROJECT_SOURCE_DIR}/cmake/EmbedDocs.cmake
     DEPENDS ${checks_md} ${PROJECT_SOURCE_DIR}/cmake/EmbedDocs.cmake
+            ${PROJECT_SOURCE_DIR}/cmake/RawStringParts.cmake
     COMMENT "Embedding docs/checks.md"
     VERBATIM)
   set(${out_var} "${out}" PARENT_SCOPE)

@@ -7,6 +7,7 @@ function(rocdoc_embed_rules out_var rules_dir)
     OUTPUT "${out}"
     COMMAND ${CMAKE_COMMAND} -DOUT=${out} "-DFILES=${rule_files}" -P ${PROJECT_SOURCE_DIR}/cmake/WriteEmbeddedRules.cmake
     DEPENDS ${rule_files} ${PROJECT_SOURCE_DIR}/cmake/WriteEmbeddedRules.cmake
+            ${PROJECT_SOURCE_DIR}/cmake/RawStringParts.cmake
     COMMENT "Embedding rules/*.yaml"
     VERBATIM)
   set(${out_var} "${out}" PARENT_SCOPE)

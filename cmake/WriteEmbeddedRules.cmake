@@ -1,8 +1,7 @@
 # cmake -DOUT=file.cpp -DFILES="a.yaml;b.yaml" -P WriteEmbeddedRules.cmake
-# Each file is cut into raw-string literals of at most 8 KiB, at line ends, and joined once at
-# first use: a literal over 64 KiB is beyond what C++ compilers must support (clang warns with
-# -Woverlength-strings; gfx_targets.yaml is larger), and a cut inside a multi-byte UTF-8
-# character would be an invalid literal (cmake/EmbedDocs.cmake cuts the same way).
+# Each file as raw-string literals of at most 8 KiB (RawStringParts.cmake says why: gfx_targets.yaml
+# is over 64 KiB), joined once at first use.
+include("${CMAKE_CURRENT_LIST_DIR}/RawStringParts.cmake")
 set(body "// Generated from rules/*.yaml by cmake/WriteEmbeddedRules.cmake. Do not edit.\n")
 string(APPEND body "#include <initializer_list>\n#include <string>\n\n")
 string(APPEND body "#include \"rocdoc/knowledge_loader.h\"\n\nnamespace rocdoc {\n\nnamespace {\n\n")
@@ -15,27 +14,8 @@ set(index 0)
 foreach(f IN LISTS FILES)
   get_filename_component(name "${f}" NAME)
   file(READ "${f}" content)
-  string(FIND "${content}" ")rocdoc_yaml\"" clash)
-  if(NOT clash EQUAL -1)
-    message(FATAL_ERROR "${f} contains the raw-string delimiter )rocdoc_yaml\"")
-  endif()
   string(APPEND body "  static const std::string file${index} = joined({\n")
-  string(LENGTH "${content}" length)
-  set(offset 0)
-  while(offset LESS length)
-    string(SUBSTRING "${content}" ${offset} 8192 part)
-    string(LENGTH "${part}" part_length)
-    math(EXPR rest "${length} - ${offset}")
-    if(part_length LESS rest)
-      string(FIND "${part}" "\n" last_line_end REVERSE)
-      if(last_line_end GREATER -1)
-        math(EXPR part_length "${last_line_end} + 1")
-        string(SUBSTRING "${part}" 0 ${part_length} part)
-      endif()
-    endif()
-    string(APPEND body "      R\"rocdoc_yaml(${part})rocdoc_yaml\",\n")
-    math(EXPR offset "${offset} + ${part_length}")
-  endwhile()
+  rocdoc_raw_string_parts(body "${content}" rocdoc_yaml)
   string(APPEND body "  });\n")
   string(APPEND entries "      {\"${name}\", file${index}},\n")
   math(EXPR index "${index} + 1")

@@ -4,6 +4,7 @@
 
 #include "src/checks/checks.h"
 #include "src/checks/software.h"
+#include "src/checks/switch_words.h"
 #include "src/checks/visible_devices.h"
 #include "src/util/shell.h"
 #include "src/util/strings.h"
@@ -370,12 +371,6 @@ CheckResult env_rocm_arch(const CheckContext& context) {
 }
 
 namespace {
-
-/// The words switches take for "off" (MIOpen's env.hpp reads the same, and "0").
-bool is_off_word(std::string_view lower) {
-  return lower == "0" || lower == "false" || lower == "no" || lower == "off" ||
-         lower == "disable" || lower == "disabled";
-}
 
 /// Whether `value` of a variable with this rule is the debugging setting left on.
 bool left_on(const LeftOn& rule, std::string_view value) {

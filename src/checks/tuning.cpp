@@ -10,6 +10,7 @@
 #include "src/checks/access_math.h"
 #include "src/checks/allocator_config.h"
 #include "src/checks/checks.h"
+#include "src/checks/switch_words.h"
 #include "src/util/shell.h"
 #include "src/util/strings.h"
 
@@ -270,7 +271,7 @@ bool switched_on(const std::string* value) {
     return false;
   }
   const std::string lower = util::to_lower(util::trim(*value));
-  return !lower.empty() && lower != "0" && lower != "false" && lower != "no" && lower != "off";
+  return !lower.empty() && !is_off_word(lower);
 }
 
 /// The targets of the GPUs judged, once each, with their rules.
