@@ -5,6 +5,7 @@
 
 #include "probes/python_locations.h"
 #include "probes/system.h"
+#include "src/util/strings.h"
 
 namespace rocdoc {
 
@@ -12,14 +13,6 @@ namespace {
 
 /// Path components walked up from a directory that does not exist, at most.
 constexpr int k_max_walk_up = 64;
-
-std::string parent_of(const std::string& path) {
-  const auto slash = path.find_last_of('/');
-  if (slash == std::string::npos || slash == 0) {
-    return "/";
-  }
-  return path.substr(0, slash);
-}
 
 std::string without_trailing_slashes(std::string path) {
   while (path.size() > 1 && path.back() == '/') {
@@ -47,7 +40,7 @@ void find_existing(const Host& host, const std::string& home, TuningDirectory& d
       directory.stat = std::move(stat);
       return;
     }
-    path = parent_of(path);
+    path = util::parent_path(path);
   }
 }
 
@@ -86,7 +79,7 @@ std::string tuning_directory(std::string_view value, PathKind kind, HomeExpansio
     return "";
   }
   if (kind == PathKind::file) {
-    path = parent_of(path);
+    path = util::parent_path(path);
   }
   return without_trailing_slashes(std::move(path));
 }
