@@ -123,7 +123,8 @@ std::optional<bool> parse_secure_boot_var(std::string_view content) {
 }
 
 /// The parameters of a loaded memory module: every name, and the values of those set somewhere
-/// and of the memory limits (ttm's pages_limit and page_pool_size, amdgpu's gttsize).
+/// and of the memory limits (ttm's pages_limit and page_pool_size, amdgpu's gttsize), and
+/// amdgpu's pcie_p2p.
 std::optional<ModuleParameters> read_module_parameters(
     const Host& host, const std::string& module,
     const std::vector<ModuleParameterSetting>& settings) {
@@ -136,7 +137,9 @@ std::optional<ModuleParameters> read_module_parameters(
   ModuleParameters parameters;
   parameters.names = std::move(*names);
   std::sort(parameters.names.begin(), parameters.names.end());
-  std::vector<std::string> wanted = {"pages_limit", "page_pool_size", "gttsize"};
+  // pcie_p2p: amdgpu's switch for PCIe peer-to-peer (it exists only where the kernel can make
+  // KFD p2p_links: CONFIG_HSA_AMD_P2P).
+  std::vector<std::string> wanted = {"pages_limit", "page_pool_size", "gttsize", "pcie_p2p"};
   for (const auto& setting : settings) {
     if (setting.module == module) {
       wanted.push_back(setting.name);

@@ -29,27 +29,24 @@ std::optional<T> narrow(const std::map<std::string, std::uint64_t>& properties,
   return static_cast<T>(it->second);
 }
 
-std::vector<KfdIoLink> read_io_links(const Host& host, const std::string& node_dir) {
+/// A node's io_links/ or p2p_links/ (`kind`): each link's properties.
+std::vector<KfdIoLink> read_links(const Host& host, const std::string& node_dir,
+                                  std::string_view kind) {
   std::vector<KfdIoLink> links;
-  const auto names = host.list_dir(node_dir + "/io_links");
+  const std::string dir = node_dir + "/" + std::string(kind);
+  const auto names = host.list_dir(dir);
   if (!names) {
     return links;
   }
-  check_bound(names->size(), k_max_kfd_nodes, "io links", node_dir + "/io_links");
+  check_bound(names->size(), k_max_kfd_nodes, "KFD links", dir);
   for (const auto& name : *names) {
     const auto index = util::parse_unsigned(name);
-    const auto content = host.read_file(node_dir + "/io_links/" + name + "/properties", 16 * 1024);
+    const auto content = host.read_file(dir + "/" + name + "/properties", 16 * 1024);
     if (!index || *index > 0xffff || !content) {
       continue;
     }
-    const auto properties = parse_kfd_properties(*content);
-    KfdIoLink link;
-    link.index = static_cast<int>(*index);
-    link.type = narrow<std::uint32_t>(properties, "type").value_or(0);
-    link.node_from = narrow<int>(properties, "node_from").value_or(0);
-    link.node_to = narrow<int>(properties, "node_to").value_or(0);
-    link.flags = narrow<std::uint32_t>(properties, "flags").value_or(0);
-    links.push_back(link);
+    links.push_back(
+        kfd_link_from_properties(static_cast<int>(*index), parse_kfd_properties(*content)));
   }
   std::sort(links.begin(), links.end(),
             [](const KfdIoLink& a, const KfdIoLink& b) { return a.index < b.index; });
@@ -95,6 +92,20 @@ std::map<std::string, std::uint64_t> parse_kfd_properties(std::string_view conte
   return properties;
 }
 
+KfdIoLink kfd_link_from_properties(int index,
+                                   const std::map<std::string, std::uint64_t>& properties) {
+  KfdIoLink link;
+  link.index = index;
+  link.type = narrow<std::uint32_t>(properties, "type").value_or(0);
+  link.node_from = narrow<int>(properties, "node_from").value_or(0);
+  link.node_to = narrow<int>(properties, "node_to").value_or(0);
+  link.flags = narrow<std::uint32_t>(properties, "flags").value_or(0);
+  link.weight = narrow<std::uint32_t>(properties, "weight");
+  link.min_bandwidth = narrow<std::uint32_t>(properties, "min_bandwidth");
+  link.max_bandwidth = narrow<std::uint32_t>(properties, "max_bandwidth");
+  return link;
+}
+
 std::string bdf_from_location(std::uint32_t domain, std::uint32_t location_id) {
   return fmt::format("{:04x}:{:02x}:{:02x}.{:x}", domain, (location_id >> 8) & 0xff,
                      (location_id >> 3) & 0x1f, location_id & 0x7);
@@ -125,6 +136,11 @@ KfdNode kfd_node_from_properties(int index,
     node.unique_id = properties.at("unique_id");
   }
   node.drm_render_minor = narrow<int>(properties, "drm_render_minor");
+  node.io_links_count = narrow<std::uint32_t>(properties, "io_links_count");
+  node.p2p_links_count = narrow<std::uint32_t>(properties, "p2p_links_count");
+  if (properties.count("hive_id") != 0) {
+    node.hive_id = properties.at("hive_id");
+  }
   const auto location = narrow<std::uint32_t>(properties, "location_id");
   if (location) {
     node.bdf =
@@ -192,8 +208,11 @@ KfdFacts probe_kfd_topology(const ProbeContext& context) {
         node.render_bdf = bdf_of_device_link(*link);
       }
     }
-    node.io_links = read_io_links(host, dir);
+    node.io_links = read_links(host, dir, "io_links");
     if (node.is_gpu()) {
+      if (node.p2p_links_count) {
+        node.p2p_links = read_links(host, dir, "p2p_links");
+      }
       node.mem_banks = read_mem_banks(host, dir);
     }
     facts.nodes.push_back(std::move(node));

@@ -17,6 +17,10 @@ KfdFacts probe_kfd_topology(const ProbeContext& context);
 std::map<std::string, std::uint64_t> parse_kfd_properties(std::string_view content);
 
 /// Builds a node from its parsed properties (gfx target decoded, BDF from location_id).
+/// An io_links/ or p2p_links/ entry from its properties (type, node_from, node_to, weight, …).
+KfdIoLink kfd_link_from_properties(int index,
+                                   const std::map<std::string, std::uint64_t>& properties);
+
 KfdNode kfd_node_from_properties(int index, const std::map<std::string, std::uint64_t>& properties);
 
 /// Kernels before gfx_target_version (and old DKMS builds): the target from the device id,

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "probes/pci_names.h"
+#include "probes/pci_topology.h"
 #include "src/util/strings.h"
 
 namespace rocdoc {
@@ -169,6 +170,9 @@ std::optional<PciDevice> read_device(const Host& host, const std::string& bdf) {
   }
   if (const auto path = host.read_link(dir)) {
     result.upstream = upstream_from_sysfs_path(*path);
+  }
+  if (result.is_amd_gpu()) {
+    read_placement(host, dir, result);
   }
   return result;
 }
@@ -338,6 +342,7 @@ PciFacts probe_pci(const ProbeContext& context) {
   }
   std::sort(facts.devices.begin(), facts.devices.end(),
             [](const PciDevice& a, const PciDevice& b) { return a.bdf < b.bdf; });
+  read_bridge_acs(context.host, facts.devices);
   name_devices(context, facts);
   return facts;
 }

@@ -332,6 +332,18 @@ std::optional<std::uint64_t> mem_total_from_meminfo(std::string_view content) {
   return std::nullopt;
 }
 
+namespace {
+
+/// A directory's names, sorted; empty when it is missing (no such class: no device of it).
+std::vector<std::string> sorted_listing(const Host& host, const std::string& dir) {
+  auto names = host.list_dir(dir).value_or(std::vector<std::string>{});
+  check_bound(names.size(), 4096, "entries", dir);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace
+
 SystemFacts probe_system(const ProbeContext& context) {
   const Host& host = context.host;
   SystemFacts facts;
@@ -371,6 +383,16 @@ SystemFacts probe_system(const ProbeContext& context) {
   }
   facts.grub_defaults = exists(host, "/etc/default/grub");
   facts.kernel_cmdline_file = exists(host, "/etc/kernel/cmdline");
+  if (const auto groups = host.list_dir("/sys/kernel/iommu_groups")) {
+    facts.iommu_groups = !groups->empty();
+  }
+  // RCCL's interface and HCA settings are judged against what exists: listed only when set.
+  if (host.env("NCCL_SOCKET_IFNAME")) {
+    facts.net_interfaces = sorted_listing(host, "/sys/class/net");
+  }
+  if (host.env("NCCL_IB_HCA")) {
+    facts.infiniband_devices = sorted_listing(host, "/sys/class/infiniband");
+  }
   if (const auto fstab = host.read_file("/etc/fstab", 256 * 1024)) {
     facts.fstab_dev = fstab_lines_for(*fstab, "/dev");
   }

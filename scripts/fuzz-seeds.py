@@ -25,7 +25,8 @@ FIXTURES = os.path.join(SOURCE, "tests", "fixtures")
 
 # harness -> regular expression on a fixture file's path relative to its root/.
 SEEDS = {
-    "kfd_properties": r"sys/(class|devices/virtual)/kfd/kfd/topology/nodes/\d+/(io_links/\d+/)?properties",
+    "kfd_properties": r"sys/(class|devices/virtual)/kfd/kfd/topology/nodes/\d+/((io|p2p)_links/\d+/)?properties",
+    "pci_topology": r"sys/bus/pci/devices/[^/]+/(resource|config|numa_node)",
     "os_release": r"(etc|usr/lib)/os-release|proc/1/cgroup",
     "group": r"etc/(group|passwd)",
     "mounts": r"proc/(self/)?mounts|etc/fstab",

@@ -38,6 +38,28 @@ struct GpuMemory {
   std::optional<std::uint64_t> gtt_total;       ///< system memory the GPU can map (GTT)
 };
 
+/// One memory BAR of a PCI function (a line of its sysfs `resource` file).
+struct PciBar {
+  int index = 0;  ///< 0..5
+  std::uint64_t size = 0;
+  bool prefetchable = false;
+  bool is_64bit = false;
+};
+
+/// A bridge's Access Control Services (PCIe extended capability 0x0d in its config space).
+struct PciAcs {
+  bool present = false;       ///< the bridge has the capability
+  std::uint16_t control = 0;  ///< ACS Control: what is on
+  static constexpr std::uint16_t request_redirect = 1u << 2;
+  static constexpr std::uint16_t completion_redirect = 1u << 3;
+  static constexpr std::uint16_t egress_control = 1u << 5;
+  /// Peer traffic is sent up to the root complex instead of straight to the peer (RR, CR or
+  /// EC: the kernel's test in drivers/pci/p2pdma.c).
+  bool redirects() const {
+    return present && (control & (request_redirect | completion_redirect | egress_control)) != 0;
+  }
+};
+
 struct PciDevice {
   std::string bdf;  ///< "0000:03:00.0"
   std::uint16_t vendor = 0;
@@ -58,6 +80,18 @@ struct PciDevice {
   PciLink link;
   /// BDFs above this function, from the root port down (from its sysfs path); empty if unknown.
   std::vector<std::string> upstream;
+  /// Where the function sits (GPUs): its NUMA node (nullopt for the kernel's -1: none) and the
+  /// CPUs near it (local_cpulist, "0-47,96-143").
+  std::optional<int> numa_node;
+  std::optional<std::string> local_cpus;
+  std::vector<PciBar> bars;  ///< AMD GPUs: the memory BARs of `resource`, by index
+  /// The IOMMU group (GPUs): its number and its default domain's type ("identity": DMA passes
+  /// through; "DMA", "DMA-FQ": translated). nullopt: no group (no IOMMU) or not readable.
+  std::optional<std::string> iommu_group;
+  std::optional<std::string> iommu_domain;
+  /// Bridges above two or more AMD GPUs: ACS from the config space. nullopt: unknown (past the
+  /// first 64 bytes, only root may read a function's config space).
+  std::optional<PciAcs> acs;
   std::string vendor_name;  ///< may be empty when no name source knows it
   std::string device_name;
   std::optional<GpuVendor>
@@ -173,6 +207,12 @@ struct KfdIoLink {
   int node_from = 0;
   int node_to = 0;
   std::uint32_t flags = 0;
+  std::optional<std::uint32_t> weight;         ///< KFD's distance (XGMI: 15 per hop)
+  std::optional<std::uint32_t> min_bandwidth;  ///< MB/s, as KFD reports it
+  std::optional<std::uint32_t> max_bandwidth;
+
+  static constexpr std::uint32_t pcie = 2;
+  static constexpr std::uint32_t xgmi = 11;
 
   static constexpr std::uint32_t no_atomics_32 = 1u << 2;
   static constexpr std::uint32_t no_atomics_64 = 1u << 3;
@@ -205,7 +245,14 @@ struct KfdNode {
   std::optional<std::string> bdf;         ///< from domain + location_id
   std::optional<std::string> render_bdf;  ///< from /sys/class/drm/renderD<minor>/device
   std::vector<KfdIoLink> io_links;
-  std::vector<KfdMemBank> mem_banks;  ///< GPU nodes; the memory HIP sees as the GPU's
+  /// Peer links (p2p_links/, kernels from 6.0): a link here to a GPU node is the kernel's
+  /// verdict that the two can reach each other by PCIe peer-to-peer (made only where amdgpu
+  /// has CONFIG_HSA_AMD_P2P, for pairs outside one XGMI hive); links to CPU nodes are indirect.
+  std::vector<KfdIoLink> p2p_links;
+  std::optional<std::uint32_t> io_links_count;   ///< as the node's properties count them
+  std::optional<std::uint32_t> p2p_links_count;  ///< absent before p2p_links existed
+  std::optional<std::uint64_t> hive_id;          ///< the XGMI hive; 0: in none
+  std::vector<KfdMemBank> mem_banks;             ///< GPU nodes; the memory HIP sees as the GPU's
 
   /// A GPU agent: KFD gives GPU nodes SIMDs, CPU nodes none (libhsakmt's test).
   bool is_gpu() const { return !unreadable && simd_count > 0; }
@@ -260,6 +307,12 @@ struct SystemFacts {
   /// /etc/kernel/cmdline (kernel-install, for systemd-boot and unified kernel images).
   bool grub_defaults = false;
   bool kernel_cmdline_file = false;
+  /// /sys/class/net and /sys/class/infiniband, listed only when NCCL_SOCKET_IFNAME or
+  /// NCCL_IB_HCA names some (RCCL's settings are judged against them); nullopt: not listed.
+  std::optional<std::vector<std::string>> net_interfaces;
+  std::optional<std::vector<std::string>> infiniband_devices;
+  /// /sys/kernel/iommu_groups holds groups: an IOMMU is on. nullopt: not readable.
+  std::optional<bool> iommu_groups;
 };
 
 // ---- rocm ------------------------------------------------------------------------------

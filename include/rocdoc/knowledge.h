@@ -206,6 +206,7 @@ enum class LeftOnWhen {
   nonzero,   ///< any value but empty, 0, false, no, off
   at_least,  ///< a number at least `at_least`
   off,       ///< a switch turned off: 0, no, false, off, disable, disabled (MIOpen's words)
+  one,       ///< a number equal to 1 (RCCL's test: strtol(value, NULL, 0) == 1)
 };
 
 /// A debugging setting that, left set, makes every run slow or changes what runs.
@@ -213,13 +214,17 @@ struct LeftOn {
   LeftOnWhen when = LeftOnWhen::set;
   int at_least = 0;
   std::string effect;  ///< what it does to every run, for users
+  /// Counts as left on only where every pair of GPUs has a direct peer path (XGMI, or one PCIe
+  /// switch): across CPU root ports it is RCCL's workaround, not a leftover (`peers: direct`).
+  bool only_with_direct_peers = false;
 };
 
 /// The values a program accepts for a variable (env.tuning judges the others).
 struct AcceptedValues {
   std::vector<std::string> values;
   bool ignore_case = false;
-  std::string says;  ///< what the program does with any other value, for users
+  bool any_number = false;  ///< any whole number too (`numbers: any`)
+  std::string says;         ///< what the program does with any other value, for users
 };
 
 struct EnvVariable {

@@ -15,6 +15,9 @@ namespace rocdoc {
 struct CheckSelection {
   std::set<std::string> only;  ///< empty: all
   std::set<std::string> skip;
+  /// Run only the probes the selected checks need (`rocdoc topology`); the facts of the others
+  /// stay empty. False: every probe, as `check` does (its JSON carries every fact).
+  bool needed_probes_only = false;
 };
 
 /// Runs every probe and the selected checks. `interpreters` are those named with --python.

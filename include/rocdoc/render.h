@@ -40,6 +40,12 @@ inline void render_human(const Report& report, std::ostream& out, Color color,
   render_human(report, out, HumanOptions{color, verbosity, 0, Glyphs::unicode});
 }
 void render_json(const Report& report, std::ostream& out);
+/// `rocdoc topology`: the GPU×GPU matrix (nvidia-smi topo -m's layout: XGMIn, PIX, PHB, NODE,
+/// SYS), each GPU's NUMA node, CPUs, PCIe link, BAR and XGMI hive, the legend, and what
+/// topology.p2p, gpu.small-bar and iommu.mode found. 80 columns for 8 GPUs.
+void render_topology(const Report& report, std::ostream& out, Glyphs glyphs);
+/// `rocdoc topology --json` (docs/topology.schema.json, rocdoc-topology/1).
+void render_topology_json(const Report& report, std::ostream& out);
 /// Markdown for a GitHub issue or a ticket (docs/rocdoc.1.md, --format markdown): the verdict,
 /// the inventory (GPUs as a table), a summary, each root cause once with its evidence, fixes
 /// as fenced `sh` blocks and what follows from it, the notes, every check (collapsed) and the

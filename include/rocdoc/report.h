@@ -10,6 +10,7 @@
 #include "rocdoc/check_result.h"
 #include "rocdoc/facts.h"
 #include "rocdoc/knowledge.h"
+#include "rocdoc/topology.h"
 
 namespace rocdoc {
 
@@ -95,6 +96,8 @@ struct Report {
   std::string host_origin;
   Facts facts;
   std::vector<InventoryGpu> gpus;  ///< the AMD GPUs, as the checks saw them
+  /// How those GPUs reach each other; nullopt in the GPU-less mode (declared GPUs have no links).
+  std::optional<GpuTopology> topology;
   /// GPU-less mode (`--gpu`): the declared GPUs, which `gpus` then lists instead of those
   /// found; machine checks (CheckInfo::judges) are skipped. Empty otherwise.
   std::vector<DeclaredGpu> declared_gpus;

@@ -79,7 +79,14 @@ CheckResult env_rocm_arch(const CheckContext& context);
 CheckResult env_unknown(const CheckContext& context);
 CheckResult env_debug_left_on(const CheckContext& context);
 CheckResult env_tuning(const CheckContext& context);
+/// A value the rules' `accepts` lists (or any whole number where it says so).
+bool accepted_value(const AcceptedValues& rule, const std::string& value);
 CheckResult env_rocm_path(const CheckContext& context);
+
+// Many GPUs (topology.cpp)
+CheckResult topology_p2p(const CheckContext& context);
+CheckResult gpu_small_bar(const CheckContext& context);
+CheckResult env_rccl(const CheckContext& context);
 
 // Deep checks (runtime.cpp): --deep, probe runtime
 CheckResult runtime_hip_init(const CheckContext& context);

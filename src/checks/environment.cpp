@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "src/checks/checks.h"
+#include "src/checks/gpu_topology.h"
 #include "src/checks/software.h"
 #include "src/checks/switch_words.h"
 #include "src/checks/visible_devices.h"
@@ -373,6 +374,15 @@ CheckResult env_rocm_arch(const CheckContext& context) {
 namespace {
 
 /// Whether `value` of a variable with this rule is the debugging setting left on.
+/// Two or more discrete GPUs, and every pair has a direct path (XGMI, or one PCIe switch with
+/// nothing in the way); false when the topology is not known.
+bool direct_peer_paths(const CheckContext& context) {
+  if (!context.facts.pci || !context.facts.kfd) {
+    return false;
+  }
+  return every_pair_direct(build_gpu_topology(context.facts, context.amd_gpus));
+}
+
 bool left_on(const LeftOn& rule, std::string_view value) {
   const std::string lower = util::to_lower(util::trim(value));
   switch (rule.when) {
@@ -382,6 +392,8 @@ bool left_on(const LeftOn& rule, std::string_view value) {
       return !lower.empty() && !is_off_word(lower);
     case LeftOnWhen::off:
       return is_off_word(lower);
+    case LeftOnWhen::one:
+      return util::parse_unsigned(lower, 0) == 1U;
     case LeftOnWhen::at_least: {
       const auto number = util::parse_signed(lower);
       return number && *number >= rule.at_least;
@@ -395,10 +407,21 @@ bool left_on(const LeftOn& rule, std::string_view value) {
 CheckResult env_debug_left_on(const CheckContext& context) {
   std::vector<std::string> problems;
   std::vector<std::string> names;
+  std::vector<std::string> workarounds;
+  std::optional<bool> direct;  // every pair of GPUs has a direct peer path; asked once
   for (const auto& [name, value] : context.facts.env->variables) {
     const EnvVariable* variable = context.knowledge.env_variable(name);
     if (variable == nullptr || !variable->left_on || !left_on(*variable->left_on, value)) {
       continue;
+    }
+    if (variable->left_on->only_with_direct_peers) {
+      if (!direct) {
+        direct = direct_peer_paths(context);
+      }
+      if (!*direct) {
+        workarounds.push_back(fmt::format("{}={}", name, value));
+        continue;  // across root ports (or unknown paths) it is RCCL's workaround
+      }
     }
     problems.push_back(fmt::format("{}={}: {}", name, value, variable->left_on->effect));
     if (util::is_shell_name(name)) {
@@ -406,7 +429,12 @@ CheckResult env_debug_left_on(const CheckContext& context) {
     }
   }
   if (problems.empty()) {
-    return pass("no debugging or serialising variable is set");
+    return workarounds.empty()
+               ? pass("no debugging or serialising variable is set")
+               : pass("no debugging or serialising variable is left on",
+                      {util::join(workarounds, ", ") +
+                       ": kept, since not every pair of GPUs here has a direct peer path (XGMI or "
+                       "one PCIe switch); there it is RCCL's workaround"});
   }
   std::vector<Fix> fix;
   if (!names.empty()) {

@@ -28,17 +28,13 @@ using Problems = std::vector<TuningProblem>;
 
 // ---- values a program does not take -----------------------------------------------------
 
-bool accepted(const AcceptedValues& rule, const std::string& value) {
-  const std::string given = rule.ignore_case ? util::to_lower(value) : value;
-  return std::any_of(rule.values.begin(), rule.values.end(), [&](const std::string& option) {
-    return (rule.ignore_case ? util::to_lower(option) : option) == given;
-  });
-}
-
 void judge_values(const CheckContext& context, Problems& problems) {
   for (const auto& [name, value] : context.facts.env->variables) {
+    if (name.rfind("NCCL_", 0) == 0) {
+      continue;  // RCCL's settings are env.rccl's
+    }
     const EnvVariable* variable = context.knowledge.env_variable(name);
-    if (variable == nullptr || !variable->accepts || accepted(*variable->accepts, value)) {
+    if (variable == nullptr || !variable->accepts || accepted_value(*variable->accepts, value)) {
       continue;
     }
     std::vector<Fix> fix;
@@ -317,6 +313,16 @@ void judge_gpu_settings(const CheckContext& context, Problems& problems) {
 }
 
 }  // namespace
+
+bool accepted_value(const AcceptedValues& rule, const std::string& value) {
+  if (rule.any_number && util::parse_unsigned(value)) {
+    return true;
+  }
+  const std::string given = rule.ignore_case ? util::to_lower(value) : value;
+  return std::any_of(rule.values.begin(), rule.values.end(), [&](const std::string& option) {
+    return (rule.ignore_case ? util::to_lower(option) : option) == given;
+  });
+}
 
 CheckResult env_tuning(const CheckContext& context) {
   Problems problems;

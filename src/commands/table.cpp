@@ -13,6 +13,7 @@ RegisteredCommand add_snapshot_options(CLI::App& command, const CLI::App& app);
 RegisteredCommand add_triage_options(CLI::App& command, const CLI::App& app);
 RegisteredCommand add_targets_options(CLI::App& command, const CLI::App& app);
 RegisteredCommand add_fleet_options(CLI::App& command, const CLI::App& app);
+RegisteredCommand add_topology_options(CLI::App& command, const CLI::App& app);
 RegisteredCommand add_list_checks_options(CLI::App& command, const CLI::App& app);
 RegisteredCommand add_explain_options(CLI::App& command, const CLI::App& app);
 RegisteredCommand add_completions_options(CLI::App& command, const CLI::App& app);
@@ -21,7 +22,7 @@ namespace {
 
 constexpr std::array<std::string_view, 2> k_rules_subcommands = {"lint", "show"};
 
-const std::array<Command, 9> k_commands = {{
+const std::array<Command, 10> k_commands = {{
     {"check", "Inspect this machine (or a snapshot) and report", {}, add_check_options},
     {"rules", "Validate or show the knowledge base", k_rules_subcommands, add_rules_options},
     {"snapshot",
@@ -44,6 +45,11 @@ const std::array<Command, 9> k_commands = {{
      "causes by node, outliers, missing and stale nodes",
      {},
      add_fleet_options},
+    {"topology",
+     "Print how the GPUs reach each other (a GPU×GPU matrix of XGMI and PCIe paths, as nvidia-smi "
+     "topo -m does) with each GPU's NUMA node, CPUs, PCIe link, BAR and XGMI hive",
+     {},
+     add_topology_options},
     {"list-checks", "List every check id with its severity", {}, add_list_checks_options},
     {"explain",
      "Explain a check: what it looks at, why it matters, how to fix it, its sources",

@@ -110,6 +110,26 @@ json ras_json(const std::map<std::string, RasCount>& ras) {
   return result;
 }
 
+json bars_json(const std::vector<PciBar>& bars) {
+  json out = json::array();
+  for (const auto& bar : bars) {
+    out.push_back({{"index", bar.index},
+                   {"size", bar.size},
+                   {"prefetchable", bar.prefetchable},
+                   {"64bit", bar.is_64bit}});
+  }
+  return out;
+}
+
+json acs_json(const std::optional<PciAcs>& acs) {
+  if (!acs) {
+    return nullptr;
+  }
+  return {{"present", acs->present},
+          {"control", fmt::format("0x{:04x}", acs->control)},
+          {"redirects", acs->redirects()}};
+}
+
 json pci_json(const PciFacts& pci) {
   json devices = json::array();
   for (const auto& d : pci.devices) {
@@ -134,6 +154,12 @@ json pci_json(const PciFacts& pci) {
         {"device_name", d.device_name},
         {"gpu", d.gpu ? json(gpu_vendor_name(*d.gpu)) : json(nullptr)},
         {"upstream", d.upstream},
+        {"numa_node", optional_json(d.numa_node)},
+        {"local_cpus", optional_json(d.local_cpus)},
+        {"bars", bars_json(d.bars)},
+        {"iommu_group", optional_json(d.iommu_group)},
+        {"iommu_domain", optional_json(d.iommu_domain)},
+        {"acs", acs_json(d.acs)},
         {"link",
          {{"current_speed", optional_json(d.link.current_speed)},
           {"max_speed", optional_json(d.link.max_speed)},
@@ -225,6 +251,21 @@ std::string_view target_source_name(TargetSource source) {
   return "unknown";
 }
 
+json kfd_links_json(const std::vector<KfdIoLink>& links) {
+  json out = json::array();
+  for (const auto& l : links) {
+    out.push_back({{"index", l.index},
+                   {"type", l.type},
+                   {"node_from", l.node_from},
+                   {"node_to", l.node_to},
+                   {"flags", l.flags},
+                   {"weight", optional_json(l.weight)},
+                   {"min_bandwidth", optional_json(l.min_bandwidth)},
+                   {"max_bandwidth", optional_json(l.max_bandwidth)}});
+  }
+  return out;
+}
+
 json kfd_json(const KfdFacts& kfd) {
   json nodes = json::array();
   for (const auto& n : kfd.nodes) {
@@ -232,14 +273,7 @@ json kfd_json(const KfdFacts& kfd) {
     for (const auto& bank : n.mem_banks) {
       banks.push_back({{"heap_type", bank.heap_type}, {"size", bank.size}});
     }
-    json links = json::array();
-    for (const auto& l : n.io_links) {
-      links.push_back({{"index", l.index},
-                       {"type", l.type},
-                       {"node_from", l.node_from},
-                       {"node_to", l.node_to},
-                       {"flags", l.flags}});
-    }
+    const json links = kfd_links_json(n.io_links);
     if (n.unreadable) {
       nodes.push_back({{"index", n.index},
                        {"kind", "unreadable"},
@@ -249,24 +283,29 @@ json kfd_json(const KfdFacts& kfd) {
                        {"io_links", json::array()}});
       continue;
     }
-    nodes.push_back({{"index", n.index},
-                     {"kind", n.is_gpu() ? "gpu" : "cpu"},
-                     {"name", n.name},
-                     {"gpu_id", optional_json(n.gpu_id)},
-                     {"simd_count", n.simd_count},
-                     {"wave_front_size", optional_json(n.wave_front_size)},
-                     {"gfx_target_version", n.gfx_target_version.value_or(0)},
-                     {"gfx_target", n.gfx_target.empty() ? json(nullptr) : json(n.gfx_target)},
-                     {"gfx_target_from", target_source_name(n.target_source)},
-                     {"vendor_id", hex4(n.vendor_id)},
-                     {"device_id", hex4(n.device_id)},
-                     {"unique_id",
-                      n.unique_id ? json(fmt::format("GPU-{:016x}", *n.unique_id)) : json(nullptr)},
-                     {"drm_render_minor", optional_json(n.drm_render_minor)},
-                     {"bdf", optional_json(n.bdf)},
-                     {"render_bdf", optional_json(n.render_bdf)},
-                     {"io_links", links},
-                     {"mem_banks", banks}});
+    nodes.push_back(
+        {{"index", n.index},
+         {"kind", n.is_gpu() ? "gpu" : "cpu"},
+         {"name", n.name},
+         {"gpu_id", optional_json(n.gpu_id)},
+         {"simd_count", n.simd_count},
+         {"wave_front_size", optional_json(n.wave_front_size)},
+         {"gfx_target_version", n.gfx_target_version.value_or(0)},
+         {"gfx_target", n.gfx_target.empty() ? json(nullptr) : json(n.gfx_target)},
+         {"gfx_target_from", target_source_name(n.target_source)},
+         {"vendor_id", hex4(n.vendor_id)},
+         {"device_id", hex4(n.device_id)},
+         {"unique_id",
+          n.unique_id ? json(fmt::format("GPU-{:016x}", *n.unique_id)) : json(nullptr)},
+         {"drm_render_minor", optional_json(n.drm_render_minor)},
+         {"bdf", optional_json(n.bdf)},
+         {"render_bdf", optional_json(n.render_bdf)},
+         {"io_links", links},
+         {"io_links_count", optional_json(n.io_links_count)},
+         {"p2p_links", kfd_links_json(n.p2p_links)},
+         {"p2p_links_count", optional_json(n.p2p_links_count)},
+         {"hive_id", n.hive_id ? json(fmt::format("0x{:016x}", *n.hive_id)) : json(nullptr)},
+         {"mem_banks", banks}});
   }
   return {{"topology_present", kfd.topology_present}, {"nodes", nodes}};
 }
@@ -309,7 +348,10 @@ json system_json(const SystemFacts& system) {
           {"kfd_mount", mount_json(system.kfd_mount)},
           {"fstab_dev", fstab},
           {"grub_defaults", system.grub_defaults},
-          {"kernel_cmdline_file", system.kernel_cmdline_file}};
+          {"kernel_cmdline_file", system.kernel_cmdline_file},
+          {"net_interfaces", optional_json(system.net_interfaces)},
+          {"infiniband_devices", optional_json(system.infiniband_devices)},
+          {"iommu_groups", optional_json(system.iommu_groups)}};
 }
 
 std::string_view tuning_use_name(TuningUse use) {

@@ -609,6 +609,39 @@ void read_facts(Reader& r, FleetReport& report) {
   });
 }
 
+void read_topology(Reader& r, FleetReport& report) {
+  report.topology_known = true;
+  r.object([&](std::string_view key) {
+    if (key != "links") {
+      r.skip_value();
+      return;
+    }
+    r.array([&] {
+      if (report.links.size() >= k_fleet_max_entries) {
+        r.fail("over " + std::to_string(k_fleet_max_entries) + " GPU links");
+      }
+      std::string type = "unknown";
+      std::string p2p = "unknown";
+      bool down = false;
+      r.object([&](std::string_view inner) {
+        if (inner == "type") {
+          type = r.string();
+        } else if (inner == "p2p") {
+          p2p = r.string();
+        } else if (inner == "hive_without_xgmi") {
+          down = r.boolean();
+        } else {
+          r.skip_value();
+        }
+      });
+      report.links.push_back(type + (down           ? " xgmi-down"
+                                     : p2p == "no"  ? " refused"
+                                     : p2p == "yes" ? ""
+                                                    : " p2p-unknown"));
+    });
+  });
+}
+
 FleetReport read_report(Reader& r) {
   FleetReport report;
   std::string schema;
@@ -628,6 +661,8 @@ FleetReport read_report(Reader& r) {
       read_host(r, report);
     } else if (key == "inventory") {
       read_inventory(r, report);
+    } else if (key == "topology" && !r.null()) {
+      read_topology(r, report);
     } else if (key == "facts") {
       read_facts(r, report);
     } else {

@@ -41,6 +41,10 @@ struct FleetReport {
   std::vector<std::string> torch;     ///< facts.python.environments[].torch.version
   std::vector<std::string> gfx;       ///< inventory.gpus[].gfx_target ("unknown" for null)
   std::vector<std::string> firmware;  ///< "name=0x…" of facts.pci.devices[] with gpu "amd"
+  bool topology_known = false;        ///< `topology` is an object (reports from issue 25 on)
+  /// Each pair of topology.links[]: its type, with " refused" (p2p no), " xgmi-down"
+  /// (hive_without_xgmi) or " p2p-unknown" after it.
+  std::vector<std::string> links;
 };
 
 /// A report, or why not: `problem` names what is wrong and where (byte offset).

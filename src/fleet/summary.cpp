@@ -102,6 +102,25 @@ std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
 
 }  // namespace
 
+/// "27 xgmi, 1 pcie_across_numa xgmi-down": the pairs of each kind, most first; "no pairs".
+std::string link_mix(const std::vector<std::string>& links) {
+  if (links.empty()) {
+    return "no pairs";
+  }
+  std::map<std::string, std::size_t> counts;
+  for (const auto& link : links) {
+    ++counts[link];
+  }
+  std::vector<std::pair<std::string, std::size_t>> sorted(counts.begin(), counts.end());
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::string text;
+  for (const auto& [kind, count] : sorted) {
+    text += (text.empty() ? "" : ", ") + std::to_string(count) + " " + kind;
+  }
+  return text;
+}
+
 std::string_view dimension_key(FleetDimension dimension) {
   switch (dimension) {
     case FleetDimension::rocm:
@@ -114,6 +133,8 @@ std::string_view dimension_key(FleetDimension dimension) {
       return "firmware";
     case FleetDimension::gfx:
       return "gfx";
+    case FleetDimension::topology:
+      return "topology";
     case FleetDimension::kernel:
       return "kernel";
     case FleetDimension::os:
@@ -134,6 +155,8 @@ std::string_view dimension_title(FleetDimension dimension) {
       return "GPU firmware";
     case FleetDimension::gfx:
       return "GPUs (gfx)";
+    case FleetDimension::topology:
+      return "GPU links";
     case FleetDimension::kernel:
       return "kernel";
     case FleetDimension::os:
@@ -160,6 +183,8 @@ std::string dimension_value(const FleetReport& report, FleetDimension dimension)
       return joined_or(report.firmware, "none", true);
     case FleetDimension::gfx:
       return gfx_mix(report.gfx);
+    case FleetDimension::topology:
+      return !report.topology_known ? "unknown" : link_mix(report.links);
     case FleetDimension::kernel:
       return report.kernel.value_or("unknown");
     case FleetDimension::os:

@@ -28,10 +28,11 @@ struct FleetExpectations {
   std::int64_t now = 0;                   ///< Unix seconds the ages are measured from
 };
 
-enum class FleetDimension { rocm, torch, driver, firmware, gfx, kernel, os };
-inline constexpr std::array<FleetDimension, 7> k_fleet_dimensions{
-    FleetDimension::rocm, FleetDimension::torch,  FleetDimension::driver, FleetDimension::firmware,
-    FleetDimension::gfx,  FleetDimension::kernel, FleetDimension::os};
+enum class FleetDimension { rocm, torch, driver, firmware, gfx, topology, kernel, os };
+inline constexpr std::array<FleetDimension, 8> k_fleet_dimensions{
+    FleetDimension::rocm,     FleetDimension::torch, FleetDimension::driver,
+    FleetDimension::firmware, FleetDimension::gfx,   FleetDimension::topology,
+    FleetDimension::kernel,   FleetDimension::os};
 
 /// "rocm", "torch", … (the JSON key) and "ROCm", "torch", … (the human heading).
 std::string_view dimension_key(FleetDimension dimension);

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "rocdoc/env_allowlist.h"
+#include "src/util/pci_config.h"
 #include "src/util/strings.h"
 
 namespace rocdoc {
@@ -176,9 +177,23 @@ RedactingHost::RedactingHost(const Host& inner) : m_inner(inner) {
   }
 }
 
+namespace {
+
+/// A PCI function's config space (binary): the Device Serial Number capability and vendor data
+/// live past the first 64 bytes.
+bool is_pci_config(std::string_view path) {
+  return last_component(path) == "config" && path.substr(0, 21) == "/sys/bus/pci/devices/";
+}
+
+}  // namespace
+
 std::string RedactingHost::content(std::string_view path, std::string text) const {
   if (is_serial_file(path)) {
     return text.empty() ? text : "redacted-serial\n";
+  }
+  if (is_pci_config(path)) {
+    // Only the header and ACS (capability 0x0d), which the pci probe reads, are kept.
+    return util::pci_config_keeping(text, 0x000d, text.size());
   }
   if (is_system_text(path)) {
     return text;

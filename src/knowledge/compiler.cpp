@@ -228,7 +228,8 @@ void write(std::ostream& out, const rocdoc::Knowledge& k) {
     if (v.left_on) {
       out << "LeftOn{.when = " << enum_value("LeftOnWhen", v.left_on->when)
           << ", .at_least = " << v.left_on->at_least << ", .effect = " << literal(v.left_on->effect)
-          << "}";
+          << ", .only_with_direct_peers = "
+          << (v.left_on->only_with_direct_peers ? "true" : "false") << "}";
     } else {
       out << "std::nullopt";
     }
@@ -236,6 +237,7 @@ void write(std::ostream& out, const rocdoc::Knowledge& k) {
     if (v.accepts) {
       out << "AcceptedValues{.values = " << literals(v.accepts->values)
           << ", .ignore_case = " << (v.accepts->ignore_case ? "true" : "false")
+          << ", .any_number = " << (v.accepts->any_number ? "true" : "false")
           << ", .says = " << literal(v.accepts->says) << "}";
     } else {
       out << "std::nullopt";

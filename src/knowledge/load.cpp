@@ -716,11 +716,14 @@ void load_env_vars(const RuleReader& reader, Knowledge& knowledge) {
                                           {{"set", LeftOnWhen::set},
                                            {"nonzero", LeftOnWhen::nonzero},
                                            {"at_least", LeftOnWhen::at_least},
-                                           {"off", LeftOnWhen::off}});
+                                           {"off", LeftOnWhen::off},
+                                           {"one", LeftOnWhen::one}});
       if (rule.when == LeftOnWhen::at_least) {
         rule.at_least = static_cast<int>(reader.number(left_on, "at_least"));
       }
       rule.effect = reader.text(left_on, "effect");
+      rule.only_with_direct_peers =
+          left_on["peers"] && reader.choice(left_on, "peers", {"direct"}) == "direct";
       variable.left_on = std::move(rule);
     }
     if (const YAML::Node accepts = entry["accepts"]) {
@@ -732,6 +735,7 @@ void load_env_vars(const RuleReader& reader, Knowledge& knowledge) {
       }
       rule.ignore_case =
           accepts["case"] && reader.choice(accepts, "case", {"exact", "ignored"}) == "ignored";
+      rule.any_number = accepts["numbers"] && reader.choice(accepts, "numbers", {"any"}) == "any";
       rule.says = reader.text(accepts, "says");
       variable.accepts = std::move(rule);
     }

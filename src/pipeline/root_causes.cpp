@@ -257,6 +257,18 @@ const CauseRule k_rules[] = {
      "the rules say the wheel has no code for the target, and its binaries confirm it (the same "
      "fixes)",
      cause_has_the_fixes},
+    // Many GPUs: one cause, reported once.
+    {"iommu.mode", "topology.p2p",
+     "the translating IOMMU is why the GPUs' peer traffic goes through translation (the same "
+     "fix: iommu=pt)",
+     cause_has_the_fixes},
+    {"gpu.small-bar", "topology.p2p",
+     "the kernel allows PCIe peer-to-peer only to a GPU whose whole VRAM its BAR maps (the same "
+     "fix: Resizable BAR)",
+     cause_has_the_fixes},
+    {"env.debug-left-on", "topology.p2p",
+     "NCCL_P2P_DISABLE left set is why RCCL does not use the GPUs' direct paths (the same fix)",
+     cause_has_the_fixes},
     {"arch.override-unneeded", "arch.override-mixed",
      "no GPU needs the global override, so removing it (the same fix) ends both",
      cause_has_the_fixes},

@@ -4,9 +4,11 @@
 #include <atomic>
 #include <chrono>
 #include <exception>
+#include <set>
 #include <span>
 
 #include "src/checks/checks.h"
+#include "src/checks/gpu_topology.h"
 #include "src/pipeline/root_causes.h"
 #include "src/util/strings.h"
 #include "src/util/threads.h"
@@ -103,6 +105,33 @@ std::vector<ProbeRecord> run_probes(const ProbeContext& context, Facts& facts) {
     if (!side_by_side || !table[i].reads_facts_of.empty()) {
       records[i] = run_probe(table[i], context, facts);
     }
+  }
+  return records;
+}
+
+/// The probes the selected checks need, and those they read facts of.
+std::vector<ProbeInfo> needed_probes(const CheckSelection& selection) {
+  std::set<std::string_view> wanted;
+  for (const auto& check : check_table()) {
+    if (selection.only.count(std::string(check.id)) != 0) {
+      wanted.insert(check.needs.begin(), check.needs.end());
+    }
+  }
+  std::vector<ProbeInfo> probes;
+  for (const auto& probe : probe_table()) {
+    if (wanted.count(probe.name) != 0) {
+      probes.push_back(probe);
+    }
+  }
+  return probes;
+}
+
+/// Only `probes`, one after the other (a few small ones: no threads).
+std::vector<ProbeRecord> run_some_probes(std::span<const ProbeInfo> probes,
+                                         const ProbeContext& context, Facts& facts) {
+  std::vector<ProbeRecord> records;
+  for (const auto& probe : probes) {
+    records.push_back(run_probe(probe, context, facts));
   }
   return records;
 }
@@ -388,13 +417,17 @@ Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelec
   report.host_kind = host.kind();
   report.host_origin = host.origin();
   const ProbeContext probe_context{host, knowledge, interpreters, runtime};
-  report.probes = run_probes(probe_context, report.facts);
+  report.probes = selection.needed_probes_only
+                      ? run_some_probes(needed_probes(selection), probe_context, report.facts)
+                      : run_probes(probe_context, report.facts);
   report.declared_gpus = declared_gpus;
   report.notes =
       report_notes(report.facts, host.kind(),
                    declared_gpus.empty() ? Permissions::judged : Permissions::not_judged);
   GpuInventory inventory = build_gpu_inventory(report.facts, knowledge);
-  if (!declared_gpus.empty()) {
+  if (declared_gpus.empty()) {
+    report.topology = build_gpu_topology(report.facts, inventory.gpus);
+  } else {
     auto notes = gpu_less_notes(host, declared_gpus, inventory.gpus);
     report.notes.insert(report.notes.begin(), notes.begin(), notes.end());
     inventory = declared_gpu_inventory(declared_gpus, knowledge);

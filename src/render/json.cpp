@@ -5,6 +5,7 @@
 #include "src/facts/json.h"
 #include "src/render/causes.h"
 #include "src/render/compute_json.h"
+#include "src/render/topology_json.h"
 
 namespace rocdoc {
 
@@ -113,6 +114,7 @@ void render_json(const Report& report, std::ostream& out) {
       {"require", outcome.required},
       {"host", host},
       {"inventory", {{"gpus", gpus}}},
+      {"topology", report.topology ? topology_to_json(*report.topology) : json(nullptr)},
       {"notes", report.notes},
       {"summary",
        {{"errors", summary.errors},

@@ -157,6 +157,36 @@ void render_gpus(const Report& report, std::ostream& out) {
   sample(out, "rocdoc_gpus", "", static_cast<long long>(report.gpus.size()));
 }
 
+/// 1: the kernel lets the pair reach each other directly; 0: it does not; -1: unknown.
+long long peer_value(const TopologyLink& link) {
+  switch (link.p2p) {
+    case PeerAccess::yes:
+      return 1;
+    case PeerAccess::no:
+      return 0;
+    case PeerAccess::unknown:
+      break;
+  }
+  return -1;
+}
+
+void render_links(const Report& report, std::ostream& out) {
+  if (!report.topology || report.topology->links.empty()) {
+    return;
+  }
+  family(out, "rocdoc_gpu_link",
+         "A pair of AMD GPUs (gpu < peer, indexes of rocdoc_gpu_info) and its path type: 1 when "
+         "they reach each other directly (XGMI or a KFD p2p_link), 0 when the kernel refuses, "
+         "-1 when unknown");
+  for (const auto& link : report.topology->links) {
+    sample(out, "rocdoc_gpu_link",
+           fmt::format("{},{},{}", label("gpu", std::to_string(link.first)),
+                       label("peer", std::to_string(link.second)),
+                       label("type", to_string(link.kind))),
+           link.hive_without_xgmi ? 0 : peer_value(link));
+  }
+}
+
 void render_provenance(const Report& report, std::ostream& out) {
   if (const auto created = prometheus_epoch_seconds(report.created)) {
     family(out, "rocdoc_last_run_timestamp_seconds",
@@ -229,6 +259,7 @@ void render_prometheus(const Report& report, std::ostream& out) {
   render_checks(report, out);
   render_counts(report, out);
   render_gpus(report, out);
+  render_links(report, out);
   render_provenance(report, out);
 }
 

@@ -6,7 +6,7 @@ import subprocess
 import sys
 import tempfile
 
-from common import FIXTURES, Results, report, run, validate
+from common import FIXTURES, SOURCE_DIR, Results, report, run, validate
 
 binary = sys.argv[1]
 results = Results()
@@ -167,5 +167,28 @@ for what, files, fifo, expected in [
     results.check(proc.returncode == 2 and expected in proc.stderr and proc.stderr.count("\n") == 1
                   and "\x1b" not in proc.stderr and proc.stdout == "",
                   f"--rules with a bad {what}: exit 2, one printable line ({proc.returncode}, {proc.stderr!r})")
+
+# rocdoc topology (issue 25): every fixture's --json validates against docs/topology.schema.json;
+# the 8-GPU matrix fits 80 columns, in ASCII under the C locale; bad arguments are exit 2.
+TOPOLOGY_SCHEMA = os.path.join(SOURCE_DIR, "docs", "topology.schema.json")
+for name in sorted(os.listdir(FIXTURES)):
+    if not os.path.exists(os.path.join(FIXTURES, name, "expect.json")):
+        continue
+    proc = run(binary, "topology", "--root", os.path.join(FIXTURES, name), "--json")
+    results.check(proc.returncode == 0, f"topology {name}: exit {proc.returncode}: {proc.stderr!r}")
+    if proc.returncode == 0:
+        error = validate(json.loads(proc.stdout), TOPOLOGY_SCHEMA)
+        results.check(error is None, f"topology {name}: matches docs/topology.schema.json: {error}")
+eight = subprocess.run([binary, "topology", "--root", os.path.join(FIXTURES, "mi300x-xgmi-link-down")],
+                       capture_output=True, text=True, env=dict(os.environ, LC_ALL="C", LANG="C"))
+results.check(eight.returncode == 0 and all(len(line) <= 80 for line in eight.stdout.splitlines()[:9])
+              and eight.stdout.isascii() and "SYS!" in eight.stdout,
+              f"topology of 8 GPUs: 80 columns, ASCII under LC_ALL=C: {eight.stdout[:300]!r}")
+for args, needle in [(["--root", "/nonexistent-rocdoc"], "rocdoc: topology --root"),
+                     (["--root", FIXTURES, "--snapshot", "x.tar.gz"], "give one"),
+                     (["--bogus"], "--bogus")]:
+    proc = run(binary, "topology", *args)
+    results.check(proc.returncode == 2 and needle in proc.stderr and proc.stdout == "",
+                  f"topology {args}: exit 2 with {needle!r} ({proc.returncode}, {proc.stderr!r})")
 
 results.finish()

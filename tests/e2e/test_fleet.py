@@ -151,6 +151,7 @@ with tempfile.TemporaryDirectory() as scratch:
         ("firmware", "mes=0x00000080, sos=0x00270041", 7,
          [("none", 2, "gpu01,snap01"), ("mes=0x00000083, sos=0x00270041", 1, "node002")]),
         ("gfx", "gfx950 x8", 8, [("gfx1100", 1, "gpu01"), ("none", 1, "snap01")]),
+        ("topology", "28 xgmi", 8, [("no pairs", 2, "gpu01,snap01")]),
         ("kernel", healthy["host"]["kernel"], 8, [(snap_kernel, 1, "snap01"),
                                                   (other["host"]["kernel"], 1, "gpu01")]),
         ("os", "Ubuntu 22.04.5 LTS", 9, [("Ubuntu 24.04.3 LTS", 1, "snap01")]),
@@ -181,7 +182,7 @@ with tempfile.TemporaryDirectory() as scratch:
     lines = out.splitlines()
     check(lines[0] == f"rocdoc fleet: 12 nodes: {counts['healthy']} healthy, "
           f"{counts['with_findings']} with findings, 2 unreadable; 1 missing, 2 stale, "
-          "7 dimensions with outliers", f"human headline: {lines[0]}")
+          "8 dimensions with outliers", f"human headline: {lines[0]}")
     check("  perm.kfd (error): 4 nodes  gpu01,node[005-007]" in lines, f"human cause line:\n{out}")
     check(f"  ROCm: majority {rocm} (7 nodes)" in lines and "    6.2.0-99: 1 node  node003" in lines,
           "human ROCm outlier")

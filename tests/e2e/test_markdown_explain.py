@@ -354,12 +354,14 @@ results.check("ROCm/cvs: https://github.com/ROCm/cvs" in gpu_none, "explain gpu.
 arch = run(binary, "explain", "arch.unsupported").stdout
 results.check("gfx targets (rules/gfx_targets.yaml, " in arch and "torvalds/linux:drivers/gpu/drm/amd/amdkfd/kfd_device.c" in arch,
               "explain arch.unsupported: the sources of the rules it reads")
+p2p = run(binary, "explain", "topology.p2p")
+results.check(p2p.returncode == 0 and "GPUs reach each other directly" in p2p.stdout and "About the Multi-GPU checks" in p2p.stdout,
+              f"explain topology.p2p: built (issue 25), with its area's text: {p2p.stdout[:200]!r}")
 perm = run(binary, "explain", "perm.kfd").stdout
 results.check("About the Permissions checks" in perm and "    sudo usermod -aG render,video '<USER>'" in perm,
               "explain perm.kfd: the area's shared fixes, code indented")
 for args, needle in [(["perm.kdf"], "rocdoc: explain: unknown check id 'perm.kdf'; did you mean perm.kfd?\n"),
                      (["nothing.like.it"], "rocdoc: explain: unknown check id 'nothing.like.it'; rocdoc list-checks lists them\n"),
-                     (["topology.p2p"], "rocdoc: explain: topology.p2p is a planned check, not implemented yet (a multi-GPU host"),
                      ([], "rocdoc: explain: say which check to explain"),
                      (["gpu.none", "--format", "jsn"], "rocdoc: explain --format: 'jsn' is not human, json, markdown, slurm, prometheus or npd; did you mean json?\n"),
                      (["gpu.none", "--json", "--format", "markdown"], "rocdoc: explain --format: --json is short for --format json")]:

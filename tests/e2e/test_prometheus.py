@@ -126,6 +126,12 @@ results.check(mi300.get(("rocdoc_gpu_info", frozenset({
     ("gpu", "0"), ("bdf", "0000:05:00.0"), ("gfx", "gfx942"), ("name", "Instinct MI300X"),
     ("driver", "amdgpu")}))) == 1, "mi300x-cpx-partitions: the first GPU's gpu_info")
 results.check(mi300.get(("rocdoc_gpus", frozenset())) == 8, "mi300x-cpx-partitions: 8 GPUs")
+links = {k: v for k, v in by_name["mi300x-xgmi-link-down"].items() if k[0] == "rocdoc_gpu_link"}
+results.check(len(links) == 28 and links.get(("rocdoc_gpu_link", frozenset({("gpu", "2"), ("peer", "5"), ("type", "pcie_across_numa")}))) == 0
+              and links.get(("rocdoc_gpu_link", frozenset({("gpu", "0"), ("peer", "1"), ("type", "xgmi")}))) == 1,
+              f"mi300x-xgmi-link-down: a link gauge per pair, 0 for the pair whose XGMI link is down: {sorted(links.items())[:3]}")
+results.check(not any(k[0] == "rocdoc_gpu_link" for k in by_name["full-stack-healthy"]),
+              "full-stack-healthy: one GPU, no link gauge")
 healthy = by_name["full-stack-healthy"]
 results.check(healthy.get(("rocdoc_exit_code", frozenset())) == 0 and
               all(v in (0, -1) for k, v in healthy.items() if k[0] == "rocdoc_check_status"),

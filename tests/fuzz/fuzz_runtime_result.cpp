@@ -71,7 +71,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     node.simd_count = 104;
     node.gfx_target = "gfx90a";
     node.bdf = index == 1 ? "0000:03:00.0" : "0000:43:00.0";
-    node.io_links.push_back({0, 11, index, 3 - index, 0});
+    node.io_links.push_back({0, 11, index, 3 - index, 0, 15, 50000, 50000});
     facts.kfd->nodes.push_back(node);
   }
   judge(facts);

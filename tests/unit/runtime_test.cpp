@@ -82,8 +82,8 @@ Facts two_mi210(std::map<std::string, std::string> env = {}) {
   facts.kfd->nodes.push_back(cpu);
   facts.kfd->nodes.push_back(gpu_node(1, "0000:03:00.0", 0x5b2c1a7b72a5b4c7ull));
   facts.kfd->nodes.push_back(gpu_node(2, "0000:43:00.0", 0x5b2c1a7b72a5b4d1ull));
-  facts.kfd->nodes[1].io_links.push_back({0, 11, 1, 2, 0});
-  facts.kfd->nodes[2].io_links.push_back({0, 11, 2, 1, 0});
+  facts.kfd->nodes[1].io_links.push_back({0, 11, 1, 2, 0, 15, 50000, 50000});
+  facts.kfd->nodes[2].io_links.push_back({0, 11, 2, 1, 0, 15, 50000, 50000});
   facts.env = EnvFacts{};
   facts.env->variables = std::move(env);
   return facts;
@@ -159,7 +159,7 @@ std::string fill_and_copies(double bytes_per_second) {
 Facts one_mi210_on_pcie() {
   Facts facts = two_mi210();
   facts.kfd->nodes.pop_back();
-  facts.kfd->nodes[1].io_links = {{0, 2, 1, 0, 0}};
+  facts.kfd->nodes[1].io_links = {{0, 2, 1, 0, 0, 20, std::nullopt, std::nullopt}};
   PciDevice port;
   port.bdf = "0000:00:01.1";
   port.vendor = 0x1022;

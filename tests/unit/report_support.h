@@ -1,0 +1,47 @@
+// Helpers for tests that run the pipeline: the embedded knowledge base, a fixture's report, a
+// check's result and its fix commands.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rocdoc/knowledge_loader.h"
+#include "rocdoc/pipeline.h"
+#include "src/hosts/snapshot.h"
+
+namespace rocdoc::test {
+
+inline const Knowledge& embedded_knowledge() {
+  static const Knowledge k = load_embedded_knowledge();
+  return k;
+}
+
+/// The report of tests/fixtures/<name>, every check run.
+inline Report fixture_report(const std::string& name, const CheckSelection& selection = {}) {
+  return run_report(SnapshotHost(std::string(ROCDOC_FIXTURES_DIR) + "/" + name),
+                    embedded_knowledge(), selection);
+}
+
+inline const CheckResult& check_result(const Report& report, std::string_view id) {
+  for (const auto& record : report.checks) {
+    if (record.info->id == id) {
+      return record.result;
+    }
+  }
+  FAIL("no check " << id);
+  throw std::logic_error("unreachable");
+}
+
+inline std::vector<std::string> fix_commands(const CheckResult& result) {
+  std::vector<std::string> out;
+  for (const auto& fix : result.fix) {
+    out.push_back(fix.command);
+  }
+  return out;
+}
+
+}  // namespace rocdoc::test
