@@ -373,16 +373,25 @@ CheckResult env_rocm_arch(const CheckContext& context) {
 
 namespace {
 
-/// Whether `value` of a variable with this rule is the debugging setting left on.
-/// Two or more discrete GPUs, and every pair has a direct path (XGMI, or one PCIe switch with
-/// nothing in the way); false when the topology is not known.
-bool direct_peer_paths(const CheckContext& context) {
+/// Whether the GPUs' peer paths make NCCL_P2P_DISABLE a leftover or RCCL's workaround.
+enum class PeerPaths {
+  direct,    ///< two or more discrete GPUs, every pair with a direct path (XGMI, one switch)
+  indirect,  ///< a pair crosses CPU root ports, or something stands in its way
+  none,      ///< fewer than two discrete GPUs, or the topology is not known
+};
+
+PeerPaths peer_paths(const CheckContext& context) {
   if (!context.facts.pci || !context.facts.kfd) {
-    return false;
+    return PeerPaths::none;
   }
-  return every_pair_direct(build_gpu_topology(context.facts, context.amd_gpus));
+  const GpuTopology topology = build_gpu_topology(context.facts, context.amd_gpus);
+  if (discrete_pairs(topology).empty()) {
+    return PeerPaths::none;
+  }
+  return every_pair_direct(topology) ? PeerPaths::direct : PeerPaths::indirect;
 }
 
+/// Whether `value` of a variable with this rule is the debugging setting left on.
 bool left_on(const LeftOn& rule, std::string_view value) {
   const std::string lower = util::to_lower(util::trim(value));
   switch (rule.when) {
@@ -408,19 +417,19 @@ CheckResult env_debug_left_on(const CheckContext& context) {
   std::vector<std::string> problems;
   std::vector<std::string> names;
   std::vector<std::string> workarounds;
-  std::optional<bool> direct;  // every pair of GPUs has a direct peer path; asked once
+  std::optional<PeerPaths> paths;  // asked once, and only for a variable that depends on them
   for (const auto& [name, value] : context.facts.env->variables) {
     const EnvVariable* variable = context.knowledge.env_variable(name);
     if (variable == nullptr || !variable->left_on || !left_on(*variable->left_on, value)) {
       continue;
     }
     if (variable->left_on->only_with_direct_peers) {
-      if (!direct) {
-        direct = direct_peer_paths(context);
+      if (!paths) {
+        paths = peer_paths(context);
       }
-      if (!*direct) {
+      if (*paths != PeerPaths::direct) {
         workarounds.push_back(fmt::format("{}={}", name, value));
-        continue;  // across root ports (or unknown paths) it is RCCL's workaround
+        continue;  // across root ports it is RCCL's workaround; without pairs it changes nothing
       }
     }
     problems.push_back(fmt::format("{}={}: {}", name, value, variable->left_on->effect));
@@ -433,8 +442,11 @@ CheckResult env_debug_left_on(const CheckContext& context) {
                ? pass("no debugging or serialising variable is set")
                : pass("no debugging or serialising variable is left on",
                       {util::join(workarounds, ", ") +
-                       ": kept, since not every pair of GPUs here has a direct peer path (XGMI or "
-                       "one PCIe switch); there it is RCCL's workaround"});
+                       (paths == PeerPaths::indirect
+                            ? ": kept, since not every pair of GPUs here has a direct peer path "
+                              "(XGMI or one PCIe switch); there it is RCCL's workaround"
+                            : ": not judged: fewer than two discrete GPUs here (or their paths "
+                              "are unknown), where it changes nothing")});
   }
   std::vector<Fix> fix;
   if (!names.empty()) {

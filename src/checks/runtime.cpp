@@ -304,11 +304,6 @@ int kfd_gpu_nodes(const CheckContext& context) {
   return static_cast<int>(context.amd_gpus.size() + context.withheld_gpus.size());
 }
 
-std::string bdf_of(std::uint64_t pci_id) {
-  return fmt::format("{:04x}:{:02x}:{:02x}.{:x}", (pci_id >> 32) & 0xffff, (pci_id >> 8) & 0xff,
-                     (pci_id >> 3) & 0x1f, pci_id & 0x7);
-}
-
 const KfdNode* kfd_node_at(const CheckContext& context, const SmiRuntimeFacts& smi, int index) {
   const auto& kfd = context.facts.kfd;
   if (!kfd) {
@@ -329,12 +324,6 @@ const KfdNode* kfd_node_at(const CheckContext& context, const SmiRuntimeFacts& s
 }
 
 constexpr std::uint32_t k_kfd_link_xgmi = 11;
-
-std::string_view smi_link_name(std::uint32_t type) {
-  return type == runtime_abi::k_rsmi_iolink_pcie   ? "PCIe"
-         : type == runtime_abi::k_rsmi_iolink_xgmi ? "XGMI"
-                                                   : "undefined";
-}
 
 /// rocm_smi's link types against KFD's io_links, where both name the pair.
 std::vector<std::string> link_disagreements(const CheckContext& context,
@@ -361,6 +350,17 @@ std::vector<std::string> link_disagreements(const CheckContext& context,
 }
 
 }  // namespace
+
+std::string bdf_of(std::uint64_t pci_id) {
+  return fmt::format("{:04x}:{:02x}:{:02x}.{:x}", (pci_id >> 32) & 0xffff, (pci_id >> 8) & 0xff,
+                     (pci_id >> 3) & 0x1f, pci_id & 0x7);
+}
+
+std::string_view smi_link_name(std::uint32_t type) {
+  return type == runtime_abi::k_rsmi_iolink_pcie   ? "PCIe"
+         : type == runtime_abi::k_rsmi_iolink_xgmi ? "XGMI"
+                                                   : "undefined";
+}
 
 std::string describe_call(const RuntimeCall& call) {
   // HSA's statuses are written in hex in its header and in every log (0x1008).

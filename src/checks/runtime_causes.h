@@ -21,6 +21,11 @@ struct RuntimeCause {
 const RuntimeCause* runtime_cause(std::string_view name);
 std::span<const RuntimeCause> runtime_causes();
 
+/// "0000:03:00.0" of rocm_smi's BDFID (domain << 32 | bus << 8 | device << 3 | function).
+std::string bdf_of(std::uint64_t pci_id);
+/// "PCIe", "XGMI" or "undefined": an RSMI_IO_LINK_TYPE.
+std::string_view smi_link_name(std::uint32_t type);
+
 /// "hipMalloc returned hipErrorOutOfMemory (2): out of memory"
 std::string describe_call(const RuntimeCall& call);
 /// "HIP 6.2.41134 loaded from /opt/rocm/lib/libamdhip64.so.6"

@@ -6,6 +6,7 @@
 
 #include "src/checks/checks.h"
 #include "src/checks/gpu_topology.h"
+#include "src/checks/runtime_causes.h"
 #include "src/util/byte_size.h"
 #include "src/util/shell.h"
 #include "src/util/strings.h"
@@ -60,6 +61,51 @@ Fix firmware_acs_fix() {
       "", true, FixKind::manual, true};
 }
 
+/// With --deep (or a snapshot's runtime record): what rocm_smi says of a pair, found by the
+/// devices' BDFs; empty when it said nothing of it.
+std::string smi_says(const CheckContext& context, const GpuTopology& topology,
+                     const TopologyLink& link) {
+  if (!context.facts.runtime || !context.facts.runtime->smi) {
+    return "";
+  }
+  const SmiRuntimeFacts& smi = *context.facts.runtime->smi;
+  const auto index_of = [&](int gpu) -> std::optional<int> {
+    const std::string& bdf = topology.gpus[static_cast<std::size_t>(gpu)].bdf;
+    for (const auto& device : smi.devices) {
+      if (device.pci_id && !bdf.empty() && bdf_of(*device.pci_id) == util::to_lower(bdf)) {
+        return device.index;
+      }
+    }
+    return std::nullopt;
+  };
+  const auto a = index_of(link.first);
+  const auto b = index_of(link.second);
+  for (const auto& smi_link : smi.links) {
+    if (a && b &&
+        ((smi_link.from == *a && smi_link.to == *b) ||
+         (smi_link.from == *b && smi_link.to == *a))) {
+      return fmt::format(" (rocm_smi, --deep: {}{})", smi_link_name(smi_link.type),
+                         smi_link.hops ? fmt::format(", {} hops", *smi_link.hops) : "");
+    }
+  }
+  return "";
+}
+
+/// iommu=pt on the command line; or, where it is there and the kernel still translates, where
+/// to look (a later iommu.passthrough=0 or iommu=nopt wins over it).
+Fix iommu_fix(const CheckContext& context) {
+  if (context.facts.system && iommu_passes_dma_through(*context.facts.system)) {
+    return {
+        "The command line asks for passthrough but the GPUs' IOMMU groups still translate: "
+        "look for a later iommu.passthrough=0 or iommu=nopt, "
+        "remove it, then reboot",
+        "cat /proc/cmdline; cat /sys/kernel/iommu_groups/*/type | sort | uniq -c", false};
+  }
+  return {"Add iommu=pt to the kernel command line, then reboot",
+          add_kernel_argument_command(context.facts, "iommu=pt"), true, FixKind::kernel_argument,
+          true};
+}
+
 std::vector<Cause> peer_causes(const CheckContext& context, const GpuTopology& topology,
                                const std::vector<const TopologyLink*>& pairs) {
   std::map<PeerBlock, Cause> by_block;
@@ -67,7 +113,7 @@ std::vector<Cause> peer_causes(const CheckContext& context, const GpuTopology& t
   Cause refused;
   for (const TopologyLink* link : pairs) {
     if (link->hive_without_xgmi) {
-      hive.pairs.push_back(pair_label(topology, *link));
+      hive.pairs.push_back(pair_label(topology, *link) + smi_says(context, topology, *link));
     }
     if (link->kind == GpuLinkKind::xgmi || link->p2p == PeerAccess::yes) {
       continue;
@@ -97,9 +143,7 @@ std::vector<Cause> peer_causes(const CheckContext& context, const GpuTopology& t
         cause.message =
             "the IOMMU translates the GPUs' DMA, so their peer traffic goes through "
             "translation: slow, and RCCL warns of hangs without iommu=pt";
-        cause.fix = {{"Add iommu=pt to the kernel command line, then reboot",
-                      add_kernel_argument_command(context.facts, "iommu=pt"), true,
-                      FixKind::kernel_argument, true}};
+        cause.fix = {iommu_fix(context)};
         break;
       case PeerBlock::acs_redirect:
         cause.message = "ACS on the PCIe switch sends their peer traffic up to the root complex";
@@ -125,6 +169,11 @@ std::vector<Cause> peer_causes(const CheckContext& context, const GpuTopology& t
   }
   if (!refused.pairs.empty()) {
     refused.message = "the kernel found no PCIe peer-to-peer path between them (no KFD p2p_link)";
+    refused.fix = {
+        {"See the kernel's reason (newer kernels log 'PCIe P2P access from peer device "
+         "… is not supported by the chipset'); a root complex without peer-to-peer "
+         "(Intel hosts outside the kernel's list) needs the GPUs under one PCIe switch",
+         "sudo dmesg | grep -i 'p2p'", true}};
     causes.push_back(std::move(refused));
   }
   return causes;

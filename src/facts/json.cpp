@@ -12,11 +12,6 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-template <typename T>
-json optional_json(const std::optional<T>& value) {
-  return value ? json(*value) : json(nullptr);
-}
-
 std::string hex4(std::uint32_t value) { return fmt::format("{:04x}", value); }
 
 std::string_view gpu_vendor_name(GpuVendor vendor) {

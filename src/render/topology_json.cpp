@@ -2,16 +2,13 @@
 
 #include <fmt/format.h>
 
+#include "src/facts/json.h"
+
 namespace rocdoc {
 
 namespace {
 
 using json = nlohmann::ordered_json;
-
-template <typename T>
-json optional_json(const std::optional<T>& value) {
-  return value ? json(*value) : json(nullptr);
-}
 
 json gpu_json(const TopologyGpu& gpu, std::size_t index) {
   return {{"index", index},

@@ -10,6 +10,7 @@
 #include "probes/kfd_topology.h"
 #include "probes/pci_topology.h"
 #include "rocdoc/render.h"
+#include "src/checks/checks.h"
 #include "src/fleet/report_reader.h"
 #include "src/fleet/summary.h"
 #include "src/hosts/redacting.h"
@@ -25,6 +26,13 @@ namespace {
 
 bool contains(const std::string& text, std::string_view part) {
   return text.find(part) != std::string::npos;
+}
+
+/// Writes a little-endian 32-bit value into a config space at `at`.
+void put32(std::string& config, std::size_t at, std::uint32_t value) {
+  for (int i = 0; i < 4; ++i) {
+    config[at + static_cast<std::size_t>(i)] = static_cast<char>((value >> (8 * i)) & 0xff);
+  }
 }
 
 }  // namespace
@@ -60,22 +68,17 @@ TEST_CASE("parse_acs reads ACS from a config space, or says it is unknown", "[to
   CHECK_FALSE(conventional->present);
   std::string config(4096, '\0');
   // An AER capability at 0x100 pointing to ACS at 0x148 (id 0x0d, control 0x001d: SV RR CR UF).
-  const auto put32 = [&](std::size_t at, std::uint32_t value) {
-    for (int i = 0; i < 4; ++i) {
-      config[at + static_cast<std::size_t>(i)] = static_cast<char>((value >> (8 * i)) & 0xff);
-    }
-  };
-  put32(0x100, 0x0001u | (1u << 16) | (0x148u << 20));
-  put32(0x148, 0x000du | (1u << 16));
-  put32(0x14c, 0x007fu | (0x001du << 16));
+  put32(config, 0x100, 0x0001u | (1u << 16) | (0x148u << 20));
+  put32(config, 0x148, 0x000du | (1u << 16));
+  put32(config, 0x14c, 0x007fu | (0x001du << 16));
   const auto acs = parse_acs(config);
   REQUIRE(acs);
   CHECK(acs->present);
   CHECK(acs->control == 0x001d);
   CHECK(acs->redirects());
-  put32(0x14c, 0x007fu | (0x0001u << 16));  // source validation only
+  put32(config, 0x14c, 0x007fu | (0x0001u << 16));  // source validation only
   CHECK_FALSE(parse_acs(config)->redirects());
-  put32(0x100, 0x0001u | (1u << 16) | (0x100u << 20));  // a loop: stops, never hangs
+  put32(config, 0x100, 0x0001u | (1u << 16) | (0x100u << 20));  // a loop: stops, never hangs
   CHECK_FALSE(parse_acs(config)->present);
 }
 
@@ -207,7 +210,7 @@ namespace {
 
 /// alice on a snapshot with `env` and these network and InfiniBand devices.
 Report rccl_report(const std::string& env, const std::vector<std::string>& net,
-                   const std::vector<std::string>& ib) {
+                   const std::vector<std::string>& ib, const std::string& check = "env.rccl") {
   test::TempSnapshot snap;
   snap.manifest(R"({"format": "rocdoc-snapshot/1", "env": )" + env + "}");
   for (const auto& name : net) {
@@ -217,7 +220,7 @@ Report rccl_report(const std::string& env, const std::vector<std::string>& net,
     snap.file("/sys/class/infiniband/" + name + "/node_type", "1: CA\n");
   }
   CheckSelection only;
-  only.only = {"env.rccl"};
+  only.only = {check};
   return run_report(SnapshotHost(snap.dir()), test::embedded_knowledge(), only);
 }
 
@@ -256,6 +259,21 @@ TEST_CASE("env.rccl judges RCCL's settings against what exists", "[topology]") {
   }
   CHECK(check_result(rccl_report(R"({"NCCL_NET_GDR_LEVEL": "pix"})", net, {}), "env.rccl").status ==
         Status::warn);  // case-sensitive
+}
+
+TEST_CASE("NCCL_P2P_DISABLE=1 without two GPUs is not judged", "[topology]") {
+  const Report report =
+      rccl_report(R"({"NCCL_P2P_DISABLE": "1"})", {"lo"}, {}, "env.debug-left-on");
+  const CheckResult& result = check_result(report, "env.debug-left-on");
+  CHECK(result.status == Status::pass);
+  CHECK(result.evidence ==
+        std::vector<std::string>{"NCCL_P2P_DISABLE=1: not judged: fewer than two discrete GPUs "
+                                 "here (or their paths are unknown), where it changes nothing"});
+  // RCCL reads 1 only: "true" and 2 are not its switch.
+  CHECK(
+      check_result(rccl_report(R"({"NCCL_P2P_DISABLE": "true"})", {"lo"}, {}, "env.debug-left-on"),
+                   "env.debug-left-on")
+          .evidence.empty());
 }
 
 TEST_CASE("rocdoc topology: 8 GPUs in 80 columns, ASCII, and its JSON", "[topology]") {
@@ -331,18 +349,13 @@ TEST_CASE("fleet: GPU links are an outlier dimension", "[topology]") {
 
 TEST_CASE("redaction keeps a PCI config space's header and ACS, nothing else", "[topology]") {
   std::string config(4096, '\0');
-  const auto put32 = [&](std::size_t at, std::uint32_t value) {
-    for (int i = 0; i < 4; ++i) {
-      config[at + static_cast<std::size_t>(i)] = static_cast<char>((value >> (8 * i)) & 0xff);
-    }
-  };
-  put32(0x00, 0x872510b5);  // PLX PEX 8725
+  put32(config, 0x00, 0x872510b5);  // PLX PEX 8725
   // A Device Serial Number capability (0x03) at 0x100, then ACS (0x0d) at 0x10c.
-  put32(0x100, 0x0003u | (1u << 16) | (0x10cu << 20));
-  put32(0x104, 0xdeadbeef);
-  put32(0x108, 0x00c0ffee);
-  put32(0x10c, 0x000du | (1u << 16));
-  put32(0x110, 0x007fu | (0x001du << 16));
+  put32(config, 0x100, 0x0003u | (1u << 16) | (0x10cu << 20));
+  put32(config, 0x104, 0xdeadbeef);
+  put32(config, 0x108, 0x00c0ffee);
+  put32(config, 0x10c, 0x000du | (1u << 16));
+  put32(config, 0x110, 0x007fu | (0x001du << 16));
   test::TempSnapshot snap;
   snap.manifest(test::k_minimal_manifest);
   snap.file("/sys/bus/pci/devices/0000:02:08.0/config", config);
@@ -358,4 +371,61 @@ TEST_CASE("redaction keeps a PCI config space's header and ACS, nothing else", "
   CHECK(acs->present);
   CHECK(acs->control == 0x001d);
   CHECK(parse_acs(config)->control == 0x001d);  // the same answer as the unredacted file
+}
+
+TEST_CASE("with --deep, rocm_smi's link type of a flagged pair is in the finding", "[topology]") {
+  Report report = fixture_report("mi300x-xgmi-link-down");
+  SmiRuntimeFacts smi;
+  // rocm_smi's BDFIDs of 0000:5b:00.0 and 0000:a5:00.0 (bus << 8), and its link between them.
+  for (const auto& [index, bus] : {std::pair{2, 0x5bULL}, std::pair{5, 0xa5ULL}}) {
+    SmiDevice device;
+    device.index = index;
+    device.pci_id = bus << 8;
+    smi.devices.push_back(device);
+  }
+  SmiLink link;
+  link.from = 2;
+  link.to = 5;
+  link.type = 1;  // RSMI_IOLINK_TYPE_PCIEXPRESS
+  link.hops = 3;
+  smi.links.push_back(link);
+  report.facts.runtime = RuntimeFacts{};
+  report.facts.runtime->smi = smi;
+  GpuInventory inventory = build_gpu_inventory(report.facts, test::embedded_knowledge());
+  const CheckContext context{report.facts, test::embedded_knowledge(), std::move(inventory.gpus),
+                             std::move(inventory.withheld)};
+  const CheckResult result = checks::topology_p2p(context);
+  CHECK(result.message ==
+        "GPU 2 (0000:5b:00.0) and GPU 5 (0000:a5:00.0) (rocm_smi, --deep: PCIe, 3 hops): GPUs of "
+        "one XGMI hive have no XGMI link between them: a link is down, and their traffic falls "
+        "back to PCIe");
+}
+
+TEST_CASE("a refusal with no cause rocdoc can see points at the kernel's log", "[topology]") {
+  Report report = fixture_report("radeon-2x7900xtx-plx-acs");
+  for (auto& device : report.facts.pci->devices) {
+    device.acs.reset();  // as a user who is not root reads it: 64 bytes, ACS unknown
+  }
+  GpuInventory inventory = build_gpu_inventory(report.facts, test::embedded_knowledge());
+  const CheckContext context{report.facts, test::embedded_knowledge(), std::move(inventory.gpus),
+                             std::move(inventory.withheld)};
+  const CheckResult result = checks::topology_p2p(context);
+  CHECK(result.status == Status::warn);
+  CHECK(result.message ==
+        "GPU 0 (0000:05:00.0) and GPU 1 (0000:08:00.0): the kernel found no PCIe "
+        "peer-to-peer path between them (no KFD p2p_link)");
+  CHECK(fix_commands(result) == std::vector<std::string>{"sudo dmesg | grep -i 'p2p'"});
+}
+
+TEST_CASE("iommu=pt asked but the groups still translate: where to look, not iommu=pt again",
+          "[topology]") {
+  Report report = fixture_report("mi100-2-iommu-translating");
+  report.facts.system->iommu_params = {"iommu=pt"};
+  GpuInventory inventory = build_gpu_inventory(report.facts, test::embedded_knowledge());
+  const CheckContext context{report.facts, test::embedded_knowledge(), std::move(inventory.gpus),
+                             std::move(inventory.withheld)};
+  const CheckResult result = checks::topology_p2p(context);
+  CHECK(fix_commands(result) ==
+        std::vector<std::string>{"cat /proc/cmdline; cat /sys/kernel/iommu_groups/*/type | sort "
+                                 "| uniq -c"});
 }
