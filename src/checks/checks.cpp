@@ -585,6 +585,32 @@ std::string kernel_install_command() {
   return "sudo kernel-install add \"$(uname -r)\" \"/usr/lib/modules/$(uname -r)/vmlinuz\"";
 }
 
+std::string grub_update_command(const Facts& facts) {
+  if (debian_like(facts)) {
+    return "sudo update-grub";
+  }
+  if (!facts.system || !facts.system->grub_defaults) {
+    return {};
+  }
+  const auto& os = facts.system->os_release;
+  const auto field = [&](const char* key) {
+    const auto it = os.find(key);
+    return it == os.end() ? std::string() : " " + it->second + " ";
+  };
+  const std::string family = field("ID") + field("ID_LIKE");
+  // Arch (and Manjaro, EndeavourOS: ID_LIKE=arch) and Gentoo regenerate GRUB's configuration
+  // with grub-mkconfig (wiki.archlinux.org Kernel parameters, GRUB); openSUSE and SLES with
+  // grub2-mkconfig, as their /etc/default/grub says ("run 'grub2-mkconfig -o
+  // /boot/grub2/grub.cfg' afterwards"). Fedora and RHEL keep grubby.
+  if (family.find(" arch ") != std::string::npos || family.find(" gentoo ") != std::string::npos) {
+    return "sudo grub-mkconfig -o /boot/grub/grub.cfg";
+  }
+  if (family.find("suse") != std::string::npos) {
+    return "sudo grub2-mkconfig -o /boot/grub2/grub.cfg";
+  }
+  return {};
+}
+
 std::string add_kernel_argument_command(const Facts& facts, const std::string& argument) {
   if (os_id(facts) == "pop") {
     // Pop!_OS boots with systemd-boot through kernelstub, not GRUB.
@@ -595,11 +621,10 @@ std::string add_kernel_argument_command(const Facts& facts, const std::string& a
     return fmt::format("sudo sed -i 's/$/ {}/' /etc/kernel/cmdline && {}", argument,
                        kernel_install_command());
   }
-  if (debian_like(facts)) {
+  if (const std::string update = grub_update_command(facts); !update.empty()) {
     return fmt::format(
-        "sudo sed -i 's/^GRUB_CMDLINE_LINUX_DEFAULT=\"/&{} /' /etc/default/grub && sudo "
-        "update-grub",
-        argument);
+        "sudo sed -i 's/^GRUB_CMDLINE_LINUX_DEFAULT=\"/&{} /' /etc/default/grub && {}", argument,
+        update);
   }
   return fmt::format("sudo grubby --update-kernel=ALL --args=\"{}\"", argument);
 }
@@ -621,12 +646,14 @@ std::vector<Fix> driver_load_fixes(const Facts& facts) {
     }
     if (driver.cmdline_nomodeset || driver.cmdline_blacklists_amdgpu) {
       // Drops nomodeset and the amdgpu entry of a modprobe.blacklist= list; reboot after.
+      const std::string update = grub_update_command(facts);
       fix.push_back({"Take nomodeset and amdgpu out of the kernel command line, then reboot",
-                     debian_like(facts) ? "sudo sed -i -E -e 's/ ?nomodeset//' -e "
-                                          "'s/(modprobe\\.blacklist=[^\" ]*)amdgpu,?/\\1/' "
-                                          "/etc/default/grub && sudo update-grub"
-                                        : "sudo grubby --update-kernel=ALL "
-                                          "--remove-args=\"nomodeset modprobe.blacklist=amdgpu\"",
+                     !update.empty() ? "sudo sed -i -E -e 's/ ?nomodeset//' -e "
+                                       "'s/(modprobe\\.blacklist=[^\" ]*)amdgpu,?/\\1/' "
+                                       "/etc/default/grub && " +
+                                           update
+                                     : "sudo grubby --update-kernel=ALL "
+                                       "--remove-args=\"nomodeset modprobe.blacklist=amdgpu\"",
                      true, FixKind::kernel_argument, true});
     }
   }

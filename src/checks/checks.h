@@ -115,6 +115,10 @@ std::string kernel_install_command();
 /// (Pop!_OS), /etc/kernel/cmdline and kernel-install (systemd-boot without GRUB), GRUB's
 /// /etc/default/grub (Debian family), grubby (the others).
 std::string add_kernel_argument_command(const Facts& facts, const std::string& argument);
+/// What regenerates GRUB's configuration after /etc/default/grub changed: update-grub (Debian
+/// family), grub-mkconfig (Arch family, Gentoo), grub2-mkconfig (SUSE); empty where grubby
+/// edits the entries instead (Fedora, RHEL) or /etc/default/grub is not there.
+std::string grub_update_command(const Facts& facts);
 /// The fix that adds a kernel command-line argument and makes it last: the command above, or on
 /// NixOS boot.kernelParams and a rebuild. Its description starts in lower case ("add …").
 Fix kernel_argument_fix(const Facts& facts, const std::string& argument);

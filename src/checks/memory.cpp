@@ -235,9 +235,9 @@ Fix remove_kernel_argument_fix(const Facts& facts, const std::string& name,
   } else if (uses_kernel_install(facts)) {
     command = fmt::format("sudo sed -i -E 's/ ?{}(=[^ ]*)?//' /etc/kernel/cmdline && {}", pattern,
                           kernel_install_command());
-  } else if (debian_like(facts)) {
-    command = fmt::format(
-        "sudo sed -i -E 's/ ?{}(=[^\" ]*)?//' /etc/default/grub && sudo update-grub", pattern);
+  } else if (const std::string update = grub_update_command(facts); !update.empty()) {
+    command = fmt::format("sudo sed -i -E 's/ ?{}(=[^\" ]*)?//' /etc/default/grub && {}", pattern,
+                          update);
   } else {
     command = fmt::format("sudo grubby --update-kernel=ALL --remove-args=\"{}\"", name);
   }

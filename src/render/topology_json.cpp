@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "rocdoc/render.h"
 #include "src/facts/json.h"
 
 namespace rocdoc {
@@ -62,14 +63,7 @@ json topology_to_json(const GpuTopology& topology) {
   return {{"gpus", gpus}, {"links", links}};
 }
 
-}  // namespace rocdoc
-
-#include "rocdoc/render.h"
-
-namespace rocdoc {
-
 void render_topology_json(const Report& report, std::ostream& out) {
-  using json = nlohmann::ordered_json;
   json findings = json::array();
   for (const auto& record : report.checks) {
     findings.push_back({{"id", record.info->id},

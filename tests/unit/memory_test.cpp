@@ -179,3 +179,39 @@ TEST_CASE("systemd-boot: the command line lives in /etc/kernel/cmdline", "[memor
   CHECK(add_kernel_argument_command(facts, "iommu=pt") ==
         "sudo grubby --update-kernel=ALL --args=\"iommu=pt\"");
 }
+
+TEST_CASE("GRUB regenerated as each family does it: Arch, Gentoo, SUSE; grubby on Fedora",
+          "[memory]") {
+  const auto with_grub = [](const char* id, const char* id_like) {
+    Facts facts;
+    facts.system = SystemFacts{};
+    facts.system->os_release["ID"] = id;
+    if (id_like[0] != '\0') {
+      facts.system->os_release["ID_LIKE"] = id_like;
+    }
+    facts.system->grub_defaults = true;
+    return facts;
+  };
+  const std::string add =
+      "sudo sed -i 's/^GRUB_CMDLINE_LINUX_DEFAULT=\"/&iommu=pt /' /etc/default/grub && ";
+  CHECK(add_kernel_argument_command(with_grub("arch", ""), "iommu=pt") ==
+        add + "sudo grub-mkconfig -o /boot/grub/grub.cfg");
+  CHECK(add_kernel_argument_command(with_grub("manjaro", "arch"), "iommu=pt") ==
+        add + "sudo grub-mkconfig -o /boot/grub/grub.cfg");
+  CHECK(add_kernel_argument_command(with_grub("gentoo", ""), "iommu=pt") ==
+        add + "sudo grub-mkconfig -o /boot/grub/grub.cfg");
+  CHECK(
+      add_kernel_argument_command(with_grub("opensuse-tumbleweed", "opensuse suse"), "iommu=pt") ==
+      add + "sudo grub2-mkconfig -o /boot/grub2/grub.cfg");
+  CHECK(remove_kernel_argument_fix(with_grub("sles", "suse"), "amdgpu.gttsize", "126976").command ==
+        "sudo sed -i -E 's/ ?amdgpu\\.gttsize(=[^\" ]*)?//' /etc/default/grub && sudo "
+        "grub2-mkconfig -o /boot/grub2/grub.cfg");
+  CHECK(add_kernel_argument_command(with_grub("fedora", ""), "iommu=pt") ==
+        "sudo grubby --update-kernel=ALL --args=\"iommu=pt\"");
+  CHECK(add_kernel_argument_command(with_grub("archarm", ""), "iommu=pt") ==
+        "sudo grubby --update-kernel=ALL --args=\"iommu=pt\"");  // not Arch by name: unknown
+  Facts no_grub = with_grub("arch", "");
+  no_grub.system->grub_defaults = false;  // no /etc/default/grub: not GRUB's file to edit
+  CHECK(add_kernel_argument_command(no_grub, "iommu=pt") ==
+        "sudo grubby --update-kernel=ALL --args=\"iommu=pt\"");
+}
