@@ -227,8 +227,9 @@ CheckResult combine(std::vector<Cause> causes) {
     }
   }
   std::string headline =
-      causes.size() == 1
-          ? cause_text(causes.front())
+      causes.size() == 1 ? cause_text(causes.front())
+      : severity == Severity::info
+          ? fmt::format("{} notes on the GPUs' peer-to-peer paths", causes.size())
           : fmt::format("Peer-to-peer between the GPUs is impaired for {} reasons", causes.size());
   return finding(severity, std::move(headline),
                  causes.size() == 1 ? std::vector<std::string>{} : std::move(evidence),

@@ -190,6 +190,8 @@ TEST_CASE("NCCL_P2P_DISABLE: a leftover on direct paths, the workaround across s
   const Report numa = fixture_report("dual-socket-gpu-per-numa");
   const CheckResult& note = check_result(numa, "topology.p2p");
   CHECK(note.severity == Severity::info);
+  CHECK(note.message == "2 notes on the GPUs' peer-to-peer paths");
+  CHECK(note.evidence.size() == 2);
   CHECK(fix_commands(note) == std::vector<std::string>{"export NCCL_P2P_DISABLE=1",
                                                        "export HSA_FORCE_FINE_GRAIN_PCIE=1"});
 }
