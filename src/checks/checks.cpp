@@ -554,18 +554,26 @@ std::string describe(const AmdGpu& gpu) {
   return detail.empty() ? gpu.name : fmt::format("{} ({})", gpu.name, detail);
 }
 
+namespace {
+
+/// " ID ID_LIKE " of os-release, each word between spaces ("  " when neither is there).
+std::string os_family(const SystemFacts& system) {
+  const auto field = [&](const char* key) {
+    const auto it = system.os_release.find(key);
+    return it == system.os_release.end() ? std::string() : it->second;
+  };
+  return " " + field("ID") + " " + field("ID_LIKE") + " ";
+}
+
+}  // namespace
+
 bool debian_like(const Facts& facts) {
   if (!facts.system) {
     return true;
   }
-  const auto& os = facts.system->os_release;
-  const auto field = [&](const char* key) {
-    const auto it = os.find(key);
-    return it == os.end() ? std::string() : it->second;
-  };
-  const std::string family = field("ID") + " " + field("ID_LIKE");
+  const std::string family = os_family(*facts.system);
   return family.find("debian") != std::string::npos || family.find("ubuntu") != std::string::npos ||
-         family == " ";
+         family == "   ";
 }
 
 std::string os_id(const Facts& facts) {
@@ -592,12 +600,7 @@ std::string grub_update_command(const Facts& facts) {
   if (!facts.system || !facts.system->grub_defaults) {
     return {};
   }
-  const auto& os = facts.system->os_release;
-  const auto field = [&](const char* key) {
-    const auto it = os.find(key);
-    return it == os.end() ? std::string() : " " + it->second + " ";
-  };
-  const std::string family = field("ID") + field("ID_LIKE");
+  const std::string family = os_family(*facts.system);
   // Arch (and Manjaro, EndeavourOS: ID_LIKE=arch) and Gentoo regenerate GRUB's configuration
   // with grub-mkconfig (wiki.archlinux.org Kernel parameters, GRUB); openSUSE and SLES with
   // grub2-mkconfig, as their /etc/default/grub says ("run 'grub2-mkconfig -o
