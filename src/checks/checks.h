@@ -79,8 +79,18 @@ CheckResult env_rocm_arch(const CheckContext& context);
 CheckResult env_unknown(const CheckContext& context);
 CheckResult env_debug_left_on(const CheckContext& context);
 CheckResult env_tuning(const CheckContext& context);
-/// A value the rules' `accepts` lists (or any whole number where it says so).
-bool accepted_value(const AcceptedValues& rule, const std::string& value);
+/// Who judges a variable's `accepts`: env.rccl RCCL's (NCCL_*), env.tuning the others.
+enum class ValueJudge { tuning, rccl };
+/// A set variable whose value is not one its rules' `accepts` lists.
+struct UnacceptedValue {
+  std::string name;
+  std::string value;
+  const AcceptedValues* accepts = nullptr;
+};
+/// The set variables `judge` owns whose values their `accepts` does not list.
+std::vector<UnacceptedValue> unaccepted_values(const CheckContext& context, ValueJudge judge);
+/// Whether `value` of a variable with this rule is the debugging setting left on.
+bool is_left_on(const LeftOn& rule, std::string_view value);
 CheckResult env_rocm_path(const CheckContext& context);
 
 // Many GPUs (topology.cpp)

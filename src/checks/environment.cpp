@@ -391,8 +391,9 @@ PeerPaths peer_paths(const CheckContext& context) {
   return every_pair_direct(topology) ? PeerPaths::direct : PeerPaths::indirect;
 }
 
-/// Whether `value` of a variable with this rule is the debugging setting left on.
-bool left_on(const LeftOn& rule, std::string_view value) {
+}  // namespace
+
+bool is_left_on(const LeftOn& rule, std::string_view value) {
   const std::string lower = util::to_lower(util::trim(value));
   switch (rule.when) {
     case LeftOnWhen::set:
@@ -411,8 +412,6 @@ bool left_on(const LeftOn& rule, std::string_view value) {
   return false;
 }
 
-}  // namespace
-
 CheckResult env_debug_left_on(const CheckContext& context) {
   std::vector<std::string> problems;
   std::vector<std::string> names;
@@ -420,7 +419,7 @@ CheckResult env_debug_left_on(const CheckContext& context) {
   std::optional<PeerPaths> paths;  // asked once, and only for a variable that depends on them
   for (const auto& [name, value] : context.facts.env->variables) {
     const EnvVariable* variable = context.knowledge.env_variable(name);
-    if (variable == nullptr || !variable->left_on || !left_on(*variable->left_on, value)) {
+    if (variable == nullptr || !variable->left_on || !is_left_on(*variable->left_on, value)) {
       continue;
     }
     if (variable->left_on->only_with_direct_peers) {

@@ -25,10 +25,13 @@ std::string pair_label(const GpuTopology& topology, const TopologyLink& link) {
   return gpu_label(topology, link.first) + " and " + gpu_label(topology, link.second);
 }
 
-/// RCCL's test of NCCL_P2P_DISABLE and NCCL_SHM_DISABLE: strtol(value) == 1, nothing else.
-bool rccl_switch_on(const CheckContext& context, const std::string& name) {
+/// NCCL_P2P_DISABLE is set to what RCCL honours (its rule's left_on: exactly 1).
+bool p2p_disabled_by_env(const CheckContext& context) {
+  const std::string name = "NCCL_P2P_DISABLE";
   const std::string* value = context.facts.env ? context.facts.env->find(name) : nullptr;
-  return value != nullptr && util::parse_unsigned(*value, 0) == 1U;
+  const EnvVariable* variable = context.knowledge.env_variable(name);
+  return value != nullptr && variable != nullptr && variable->left_on &&
+         is_left_on(*variable->left_on, *value);
 }
 
 /// HSA_FORCE_FINE_GRAIN_PCIE is 1, as RCCL wants it for PCIe peer-to-peer.
@@ -245,7 +248,7 @@ CheckResult topology_p2p(const CheckContext& context) {
     return pass("fewer than two discrete AMD GPUs: peer-to-peer does not apply");
   }
   std::vector<Cause> causes = peer_causes(context, topology, pairs);
-  const bool p2p_disabled = rccl_switch_on(context, "NCCL_P2P_DISABLE");
+  const bool p2p_disabled = p2p_disabled_by_env(context);
   if (p2p_disabled && every_pair_direct(topology)) {
     causes.push_back(
         {"NCCL_P2P_DISABLE is set, so RCCL does not use the direct paths these GPUs "
@@ -396,7 +399,7 @@ std::vector<std::string> unmatched(const NameList& list, const std::vector<std::
 
 struct RcclProblem {
   std::string text;
-  Fix fix;
+  std::optional<Fix> fix;  ///< none for a name no shell variable can have
 };
 
 void judge_interface_list(const CheckContext& context, const std::string& variable,
@@ -416,9 +419,9 @@ void judge_interface_list(const CheckContext& context, const std::string& variab
       {fmt::format(
            "{}={} names no {} of this machine ({}): {}", variable, util::excerpt(*value, 60), what,
            present->empty() ? "it has none" : "it has " + util::join(*present, ", "), consequence),
-       {fmt::format("Name one that exists (a prefix, or =NAME for the whole name), or unset it "
-                    "and let RCCL choose"),
-        "unset " + variable, false}});
+       Fix{"Name one that exists (a prefix, or =NAME for the whole name), or unset it and let "
+           "RCCL choose",
+           "unset " + variable, false}});
 }
 
 }  // namespace
@@ -438,19 +441,16 @@ CheckResult env_rccl(const CheckContext& context) {
                          "falls back to TCP sockets between nodes, far slower",
                          problems);
   }
-  for (const auto& [name, value] : context.facts.env->variables) {
-    if (name.rfind("NCCL_", 0) != 0) {
-      continue;
+  for (const auto& unaccepted : unaccepted_values(context, ValueJudge::rccl)) {
+    RcclProblem problem{fmt::format("{}={} is not a value RCCL takes: {}", unaccepted.name,
+                                    util::excerpt(unaccepted.value, 40), unaccepted.accepts->says),
+                        std::nullopt};
+    if (util::is_shell_name(unaccepted.name)) {
+      problem.fix = Fix{fmt::format("Set one of {}, or unset it (the default applies)",
+                                    util::join(unaccepted.accepts->values, ", ")),
+                        "unset " + unaccepted.name, false};
     }
-    const EnvVariable* variable = context.knowledge.env_variable(name);
-    if (variable == nullptr || !variable->accepts || accepted_value(*variable->accepts, value)) {
-      continue;
-    }
-    problems.push_back({fmt::format("{}={} is not a value RCCL takes: {}", name,
-                                    util::excerpt(value, 40), variable->accepts->says),
-                        {fmt::format("Set one of {}, or unset it (the default applies)",
-                                     util::join(variable->accepts->values, ", ")),
-                         "unset " + name, false}});
+    problems.push_back(std::move(problem));
   }
   if (problems.empty()) {
     return pass("RCCL's settings name what exists here");
@@ -459,8 +459,8 @@ CheckResult env_rccl(const CheckContext& context) {
   std::vector<Fix> fix;
   for (auto& problem : problems) {
     evidence.push_back(problem.text);
-    if (util::is_shell_name(problem.fix.command.substr(6))) {
-      fix.push_back(std::move(problem.fix));
+    if (problem.fix) {
+      fix.push_back(std::move(*problem.fix));
     }
   }
   return finding(Severity::warning,

@@ -28,24 +28,27 @@ using Problems = std::vector<TuningProblem>;
 
 // ---- values a program does not take -----------------------------------------------------
 
+bool accepted(const AcceptedValues& rule, const std::string& value) {
+  if (rule.any_number && util::parse_unsigned(value)) {
+    return true;
+  }
+  const std::string given = rule.ignore_case ? util::to_lower(value) : value;
+  return std::any_of(rule.values.begin(), rule.values.end(), [&](const std::string& option) {
+    return (rule.ignore_case ? util::to_lower(option) : option) == given;
+  });
+}
+
 void judge_values(const CheckContext& context, Problems& problems) {
-  for (const auto& [name, value] : context.facts.env->variables) {
-    if (name.rfind("NCCL_", 0) == 0) {
-      continue;  // RCCL's settings are env.rccl's
-    }
-    const EnvVariable* variable = context.knowledge.env_variable(name);
-    if (variable == nullptr || !variable->accepts || accepted_value(*variable->accepts, value)) {
-      continue;
-    }
+  for (const auto& unaccepted : unaccepted_values(context, ValueJudge::tuning)) {
     std::vector<Fix> fix;
-    if (util::is_shell_name(name)) {
+    if (util::is_shell_name(unaccepted.name)) {
       fix.push_back({fmt::format("Unset it (the default applies), or set one of: {}",
-                                 util::join(variable->accepts->values, ", ")),
-                     "unset " + name, false});
+                                 util::join(unaccepted.accepts->values, ", ")),
+                     "unset " + unaccepted.name, false});
     }
     problems.push_back({Severity::warning,
-                        fmt::format("{}={} is not a value it takes: {}", name,
-                                    util::excerpt(value, 40), variable->accepts->says),
+                        fmt::format("{}={} is not a value it takes: {}", unaccepted.name,
+                                    util::excerpt(unaccepted.value, 40), unaccepted.accepts->says),
                         std::move(fix)});
   }
 }
@@ -314,14 +317,19 @@ void judge_gpu_settings(const CheckContext& context, Problems& problems) {
 
 }  // namespace
 
-bool accepted_value(const AcceptedValues& rule, const std::string& value) {
-  if (rule.any_number && util::parse_unsigned(value)) {
-    return true;
+std::vector<UnacceptedValue> unaccepted_values(const CheckContext& context, ValueJudge judge) {
+  std::vector<UnacceptedValue> found;
+  for (const auto& [name, value] : context.facts.env->variables) {
+    const bool rccl = name.rfind("NCCL_", 0) == 0;  // RCCL reads the NCCL_* names
+    if (rccl != (judge == ValueJudge::rccl)) {
+      continue;
+    }
+    const EnvVariable* variable = context.knowledge.env_variable(name);
+    if (variable != nullptr && variable->accepts && !accepted(*variable->accepts, value)) {
+      found.push_back({name, value, &*variable->accepts});
+    }
   }
-  const std::string given = rule.ignore_case ? util::to_lower(value) : value;
-  return std::any_of(rule.values.begin(), rule.values.end(), [&](const std::string& option) {
-    return (rule.ignore_case ? util::to_lower(option) : option) == given;
-  });
+  return found;
 }
 
 CheckResult env_tuning(const CheckContext& context) {
