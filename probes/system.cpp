@@ -383,9 +383,6 @@ SystemFacts probe_system(const ProbeContext& context) {
   }
   facts.grub_defaults = exists(host, "/etc/default/grub");
   facts.kernel_cmdline_file = exists(host, "/etc/kernel/cmdline");
-  if (const auto groups = host.list_dir("/sys/kernel/iommu_groups")) {
-    facts.iommu_groups = !groups->empty();
-  }
   // RCCL's interface and HCA settings are judged against what exists: listed only when set.
   if (host.env("NCCL_SOCKET_IFNAME")) {
     facts.net_interfaces = sorted_listing(host, "/sys/class/net");

@@ -159,6 +159,10 @@ struct DriverFacts {
   bool efi = false;
   std::optional<bool> secure_boot;
   std::optional<DkmsAmdgpu> dkms;  ///< nullopt when amdgpu-dkms left no tree
+
+  /// A loaded module's parameter value as sysfs shows it ("Y", "29360128"); null when the
+  /// module is not loaded or the value was not read.
+  const std::string* parameter(const std::string& module, const std::string& name) const;
 };
 
 // ---- access ----------------------------------------------------------------------------
@@ -311,8 +315,6 @@ struct SystemFacts {
   /// NCCL_IB_HCA names some (RCCL's settings are judged against them); nullopt: not listed.
   std::optional<std::vector<std::string>> net_interfaces;
   std::optional<std::vector<std::string>> infiniband_devices;
-  /// /sys/kernel/iommu_groups holds groups: an IOMMU is on. nullopt: not readable.
-  std::optional<bool> iommu_groups;
 };
 
 // ---- rocm ------------------------------------------------------------------------------

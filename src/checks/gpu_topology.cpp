@@ -124,24 +124,13 @@ std::optional<std::uint32_t> pcie_weight(const Facts& facts, const KfdNode& a, c
   return weight;
 }
 
-/// A value of amdgpu's parameters as sysfs shows it ("Y", "N"); nullopt when not read.
-std::optional<std::string> amdgpu_parameter(const Facts& facts, const std::string& name) {
-  if (!facts.driver) {
-    return std::nullopt;
-  }
-  const auto module = facts.driver->module_parameters.find("amdgpu");
-  if (module == facts.driver->module_parameters.end()) {
-    return std::nullopt;
-  }
-  const auto value = module->second.values.find(name);
-  return value == module->second.values.end() ? std::nullopt
-                                              : std::optional<std::string>(value->second);
+/// amdgpu's pcie_p2p as sysfs shows it ("Y", "N"); null when not read.
+const std::string* pcie_p2p(const Facts& facts) {
+  return facts.driver ? facts.driver->parameter("amdgpu", "pcie_p2p") : nullptr;
 }
 
 /// amdgpu can make GPU→GPU p2p_links: it has pcie_p2p (CONFIG_HSA_AMD_P2P upstream).
-bool kernel_makes_peer_links(const Facts& facts) {
-  return amdgpu_parameter(facts, "pcie_p2p").has_value();
-}
+bool kernel_makes_peer_links(const Facts& facts) { return pcie_p2p(facts) != nullptr; }
 
 void judge_pcie_pair(const Facts& facts, const AmdGpu& a, const AmdGpu& b,
                      const GpuTopology& topology, TopologyLink& link) {
@@ -166,7 +155,7 @@ void judge_pcie_pair(const Facts& facts, const AmdGpu& a, const AmdGpu& b,
   if (bar_smaller_than_vram(ta) || bar_smaller_than_vram(tb)) {
     link.blocks.push_back(PeerBlock::small_bar);
   }
-  if (amdgpu_parameter(facts, "pcie_p2p") == "N") {
+  if (const std::string* p2p = pcie_p2p(facts); p2p != nullptr && *p2p == "N") {
     link.blocks.push_back(PeerBlock::p2p_switched_off);
   }
 }

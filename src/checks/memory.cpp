@@ -314,18 +314,13 @@ CheckResult kernel_param_ignored(const CheckContext& context) {
     if (!setting.file) {
       continue;
     }
-    const auto module = driver.module_parameters.find(setting.module);
-    if (module == driver.module_parameters.end()) {
-      continue;
-    }
-    const auto running = module->second.values.find(setting.name);
-    if (running != module->second.values.end() &&
-        normalized(running->second) != normalized(setting.value)) {
+    const std::string* running = driver.parameter(setting.module, setting.name);
+    if (running != nullptr && normalized(*running) != normalized(setting.value)) {
       problems.push_back(
           fmt::format("{} sets {}.{}={}, but the running module has {}: the "
                       "initramfs was not rebuilt, or there was no reboot since",
                       fmt::format("{}:{}", setting.file->file, setting.file->line), setting.module,
-                      setting.name, setting.value, running->second));
+                      setting.name, setting.value, *running));
       fix.push_back({"Rebuild the initramfs so the module gets the setting at boot, then reboot",
                      debian_like(context.facts) ? "sudo update-initramfs -u" : "sudo dracut -f",
                      true, FixKind::shell, true});

@@ -44,15 +44,11 @@ std::string active_ttm_module(const DriverFacts& driver) {
 }
 
 std::optional<std::uint64_t> ttm_limit_bytes(const DriverFacts& driver) {
-  const auto module = driver.module_parameters.find(active_ttm_module(driver));
-  if (module == driver.module_parameters.end()) {
+  const std::string* value = driver.parameter(active_ttm_module(driver), "pages_limit");
+  if (value == nullptr) {
     return std::nullopt;
   }
-  const auto value = module->second.values.find("pages_limit");
-  if (value == module->second.values.end()) {
-    return std::nullopt;
-  }
-  const auto pages = util::parse_number<std::uint64_t>(value->second);
+  const auto pages = util::parse_number<std::uint64_t>(*value);
   return pages ? times(*pages, k_page) : std::nullopt;
 }
 

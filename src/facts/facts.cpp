@@ -54,6 +54,16 @@ const PciDevice* PciFacts::find(const std::string& bdf) const {
   return it == devices.end() ? nullptr : &*it;
 }
 
+const std::string* DriverFacts::parameter(const std::string& module,
+                                          const std::string& name) const {
+  const auto parameters = module_parameters.find(module);
+  if (parameters == module_parameters.end()) {
+    return nullptr;
+  }
+  const auto value = parameters->second.values.find(name);
+  return value == parameters->second.values.end() ? nullptr : &value->second;
+}
+
 const GroupEntry* AccessFacts::group_by_gid(std::uint32_t gid) const {
   if (!etc_group) {
     return nullptr;

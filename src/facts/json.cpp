@@ -345,8 +345,7 @@ json system_json(const SystemFacts& system) {
           {"grub_defaults", system.grub_defaults},
           {"kernel_cmdline_file", system.kernel_cmdline_file},
           {"net_interfaces", optional_json(system.net_interfaces)},
-          {"infiniband_devices", optional_json(system.infiniband_devices)},
-          {"iommu_groups", optional_json(system.iommu_groups)}};
+          {"infiniband_devices", optional_json(system.infiniband_devices)}};
 }
 
 std::string_view tuning_use_name(TuningUse use) {
