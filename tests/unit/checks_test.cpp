@@ -207,7 +207,7 @@ TEST_CASE("a wrong override is corrected to the value that works", "[checks][arc
   CHECK(result_of("rx6700xt-override-10-3-1", "arch.unsupported").status == Status::fail);
 }
 
-TEST_CASE("a dangerous override is never suggested; the fix unsets it", "[checks][arch]") {
+TEST_CASE("a dangerous override is never suggested: the fix unsets it", "[checks][arch]") {
   const CheckResult r = result_of("apu-780m-override-11", "arch.override-wrong");
   CHECK(r.status == Status::fail);
   CHECK(r.message.find("dangerous") != std::string::npos);
@@ -236,7 +236,7 @@ TEST_CASE("a dangerous override is never suggested; the fix unsets it", "[checks
         std::string::npos);
 }
 
-TEST_CASE("RX 7600 on torch 2.6 gets the torch 2.7 line; on torch 2.7 the override is unneeded",
+TEST_CASE("RX 7600 on torch 2.6 gets the torch 2.7 line: on torch 2.7 the override is unneeded",
           "[checks][arch]") {
   const CheckResult old = result_of("rx7600-torch26", "arch.unsupported");
   REQUIRE(old.fix.size() == 2);
@@ -298,7 +298,7 @@ TEST_CASE("a torch newer than the rules is said, never downgraded", "[checks][to
   }
 }
 
-TEST_CASE("a leftover CPU torch beside a working ROCm venv is a notice; python3's is an error",
+TEST_CASE("a leftover CPU torch beside a working ROCm venv is a notice: python3's is an error",
           "[checks][torch]") {
   // Issue 22, N8 (was an error with `sudo apt remove python3-torch`): python3 runs the venv.
   const CheckResult leftover = result_of("torch-two-envs", "torch.cpu-wheel");
@@ -371,7 +371,7 @@ TEST_CASE("a wheel's libhsa-runtime64 already replaced by ROCm's WSL runtime is 
             "rm '/home/alice/venv/lib/python3.12/site-packages/torch/lib/libhsa-runtime64.so'"});
 }
 
-TEST_CASE("a per-node override under a ROCm too old to read it is wrong; the fix keeps it",
+TEST_CASE("a per-node override under a ROCm too old to read it is wrong: the fix keeps it",
           "[checks][arch]") {
   const CheckResult r = result_of("per-node-override-rocm62", "arch.override-wrong");
   CHECK(r.status == Status::fail);

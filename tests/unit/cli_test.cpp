@@ -147,7 +147,7 @@ TEST_CASE("verbose output shows skipped checks with their reasons", "[cli]") {
                        "os.wsl)  [perm.kfd]\n") != std::string::npos);
 }
 
-TEST_CASE("rules lint validates a directory; rules show prints what the base knows",
+TEST_CASE("rules lint validates a directory: rules show prints what the base knows",
           "[cli][rules]") {
   const Run lint = cli({"rules", "lint"});
   CHECK(lint.code == 0);
@@ -261,7 +261,7 @@ TEST_CASE("a report that cannot be written is exit 2, whatever the findings", "[
   }
 }
 
-TEST_CASE("report files of --output --json-output --junit; one not written is exit 2",
+TEST_CASE("report files of --output --json-output --junit: one not written is exit 2",
           "[cli][write]") {
   test::TempSnapshot dir;
   const std::string human = dir.dir() + "/report.txt";
@@ -440,7 +440,7 @@ TEST_CASE("help help is rocdoc's help, not an unknown command", "[cli]") {
   CHECK(help.out == cli({"--help"}).out);
 }
 
-TEST_CASE("help and version work; unknown commands and options get a did-you-mean", "[cli]") {
+TEST_CASE("help and version work: unknown commands and options get a did-you-mean", "[cli]") {
   const std::string version = std::string("rocdoc ") + ROCDOC_VERSION + " (commit " +
                               std::string(k_build_commit) + ", rules revision " +
                               rocdoc::embedded_knowledge_data().revision + ")\n";
@@ -476,7 +476,7 @@ TEST_CASE("help and version work; unknown commands and options get a did-you-mea
         "for usage.\n");
   CHECK(cli({"frobnicate"}).err ==
         "rocdoc: unknown command 'frobnicate'; the commands are check, rules lint, rules show, "
-        "snapshot, triage, targets, fleet, list-checks, explain, completions, help and "
+        "snapshot, triage, targets, fleet, topology, list-checks, explain, completions, help and "
         "version\nRun 'rocdoc --help' for usage.\n");
   CHECK(cli({"completions", "tcsh"}).err ==
         "rocdoc: completions: unknown shell 'tcsh'; rocdoc completes bash, zsh and fish\nRun "
@@ -544,7 +544,7 @@ TEST_CASE("rules lint and check --rules refuse a directory without rules files",
   CHECK(cli({"check", "--root", k_fixture, "--rules", empty.root()}).code == 2);
 }
 
-TEST_CASE("JUnit escapes what XML cannot hold; its failures follow --fail-on", "[cli][junit]") {
+TEST_CASE("JUnit escapes what XML cannot hold: its failures follow --fail-on", "[cli][junit]") {
   CheckInfo kfd{};
   kfd.id = "perm.kfd";
   CheckInfo pcie{};

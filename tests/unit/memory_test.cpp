@@ -180,7 +180,7 @@ TEST_CASE("systemd-boot: the command line lives in /etc/kernel/cmdline", "[memor
         "sudo grubby --update-kernel=ALL --args=\"iommu=pt\"");
 }
 
-TEST_CASE("GRUB regenerated as each family does it: Arch, Gentoo, SUSE; grubby on Fedora",
+TEST_CASE("GRUB regenerated as each family does it: Arch, Gentoo, SUSE: grubby on Fedora",
           "[memory]") {
   const auto with_grub = [](const char* id, const char* id_like) {
     Facts facts;

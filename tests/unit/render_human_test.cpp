@@ -144,7 +144,7 @@ TEST_CASE("a locale is UTF-8 only when its charset says so", "[render][layout]")
   CHECK_FALSE(text::locale_is_utf8(""));
 }
 
-TEST_CASE("a check line leads with its message; the id follows in brackets", "[render]") {
+TEST_CASE("a check line leads with its message: the id follows in brackets", "[render]") {
   ReportBuilder builder;
   builder.add("gpu.none", "Hardware", Status::pass, Severity::error, "1 AMD GPU found");
   builder.add("perm.kfd", "Permissions", Status::fail, Severity::error, "cannot open /dev/kfd");

@@ -180,7 +180,7 @@ TEST_CASE("npd: ok, root causes only, warnings under --fail-on warning") {
   CHECK(causes.npd() == "rocdoc: perm.kfd, driver.loaded\n");
 }
 
-TEST_CASE("npd: a required check that did not run; nothing could run") {
+TEST_CASE("npd: a required check that did not run: nothing could run") {
   MonitoringReport r;
   r.add("torch.rocm", "PyTorch", Status::skip, Severity::error);
   CHECK(r.npd() == "rocdoc: ok, but no check could run\n");

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rocdoc/check.h"
 #include "rocdoc/knowledge_loader.h"
 #include "rocdoc/pipeline.h"
 #include "src/hosts/snapshot.h"
@@ -24,6 +25,12 @@ inline const Knowledge& embedded_knowledge() {
 inline Report fixture_report(const std::string& name, const CheckSelection& selection = {}) {
   return run_report(SnapshotHost(std::string(ROCDOC_FIXTURES_DIR) + "/" + name),
                     embedded_knowledge(), selection);
+}
+
+/// What a check function sees of `facts` (kept alive by the caller), with the embedded rules.
+inline CheckContext check_context(const Facts& facts) {
+  GpuInventory inventory = build_gpu_inventory(facts, embedded_knowledge());
+  return {facts, embedded_knowledge(), std::move(inventory.gpus), std::move(inventory.withheld)};
 }
 
 inline const CheckResult& check_result(const Report& report, std::string_view id) {

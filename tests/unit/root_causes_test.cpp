@@ -218,7 +218,7 @@ TEST_CASE("the table names real checks, never itself, and says why", "[root-caus
   }
 }
 
-TEST_CASE("a GPU fault of this boot is why work failed; the IOMMU is why copies crawl",
+TEST_CASE("a GPU fault of this boot is why work failed: the IOMMU is why copies crawl",
           "[root-causes]") {
   World world;
   std::vector<CheckRecord> records = {record("driver.gpu-faults", failed()),

@@ -139,7 +139,7 @@ TEST_CASE("a manifest's smoke key reads back what was written, and refuses what 
                     Catch::Contains("smoke.runs[0].ending must be exited"));
 }
 
-TEST_CASE("torch.smoke: a CUDA torch that computes passes; each failure is named", "[smoke]") {
+TEST_CASE("torch.smoke: a CUDA torch that computes passes: each failure is named", "[smoke]") {
   const CheckResult ok = judge({k_h100});
   CHECK(ok.status == Status::pass);
   CHECK(ok.message ==

@@ -82,7 +82,7 @@ TEST_CASE("parse_acs reads ACS from a config space, or says it is unknown", "[to
   CHECK_FALSE(parse_acs(config)->present);
 }
 
-TEST_CASE("numa_node -1 is no node; KFD link properties keep weight and bandwidth", "[topology]") {
+TEST_CASE("numa_node -1 is no node: KFD link properties keep weight and bandwidth", "[topology]") {
   CHECK_FALSE(parse_numa_node("-1\n").has_value());
   CHECK(parse_numa_node("7\n") == 7);
   // RVS gpup's print of an MI300X GPU->CPU io_link (ROCm/system-acceptance-docs).
@@ -393,10 +393,7 @@ TEST_CASE("with --deep, rocm_smi's link type of a flagged pair is in the finding
   smi.links.push_back(link);
   report.facts.runtime = RuntimeFacts{};
   report.facts.runtime->smi = smi;
-  GpuInventory inventory = build_gpu_inventory(report.facts, test::embedded_knowledge());
-  const CheckContext context{report.facts, test::embedded_knowledge(), std::move(inventory.gpus),
-                             std::move(inventory.withheld)};
-  const CheckResult result = checks::topology_p2p(context);
+  const CheckResult result = checks::topology_p2p(test::check_context(report.facts));
   CHECK(result.message ==
         "GPU 2 (0000:5b:00.0) and GPU 5 (0000:a5:00.0) (rocm_smi, --deep: PCIe, 3 hops): GPUs of "
         "one XGMI hive have no XGMI link between them: a link is down, and their traffic falls "
@@ -408,10 +405,7 @@ TEST_CASE("a refusal with no cause rocdoc can see points at the kernel's log", "
   for (auto& device : report.facts.pci->devices) {
     device.acs.reset();  // as a user who is not root reads it: 64 bytes, ACS unknown
   }
-  GpuInventory inventory = build_gpu_inventory(report.facts, test::embedded_knowledge());
-  const CheckContext context{report.facts, test::embedded_knowledge(), std::move(inventory.gpus),
-                             std::move(inventory.withheld)};
-  const CheckResult result = checks::topology_p2p(context);
+  const CheckResult result = checks::topology_p2p(test::check_context(report.facts));
   CHECK(result.status == Status::warn);
   CHECK(result.message ==
         "GPU 0 (0000:05:00.0) and GPU 1 (0000:08:00.0): the kernel found no PCIe "
@@ -423,10 +417,7 @@ TEST_CASE("iommu=pt asked but the groups still translate: where to look, not iom
           "[topology]") {
   Report report = fixture_report("mi100-2-iommu-translating");
   report.facts.system->iommu_params = {"iommu=pt"};
-  GpuInventory inventory = build_gpu_inventory(report.facts, test::embedded_knowledge());
-  const CheckContext context{report.facts, test::embedded_knowledge(), std::move(inventory.gpus),
-                             std::move(inventory.withheld)};
-  const CheckResult result = checks::topology_p2p(context);
+  const CheckResult result = checks::topology_p2p(test::check_context(report.facts));
   CHECK(fix_commands(result) ==
         std::vector<std::string>{"cat /proc/cmdline; cat /sys/kernel/iommu_groups/*/type | sort "
                                  "| uniq -c"});

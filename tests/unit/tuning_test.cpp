@@ -15,34 +15,14 @@
 #include "src/knowledge/show.h"
 #include "src/render/gpu_memory_text.h"
 #include "src/util/byte_size.h"
+#include "tests/unit/report_support.h"
 #include "tests/unit/test_support.h"
 
 using namespace rocdoc;
+using test::check_result;
+using test::fix_commands;
 
 namespace {
-
-const Knowledge& knowledge() {
-  static const Knowledge k = load_embedded_knowledge();
-  return k;
-}
-
-const CheckResult& result(const Report& report, std::string_view id) {
-  for (const auto& record : report.checks) {
-    if (record.info->id == id) {
-      return record.result;
-    }
-  }
-  FAIL("no check " << id);
-  throw std::logic_error("unreachable");
-}
-
-std::vector<std::string> commands(const CheckResult& r) {
-  std::vector<std::string> out;
-  for (const auto& fix : r.fix) {
-    out.push_back(fix.command);
-  }
-  return out;
-}
 
 /// alice (uid 1000) with `env`, judged against the declared GPU `gpu` (GPU-less mode: the
 /// software checks run as on a machine with that GPU).
@@ -60,9 +40,9 @@ struct Machine {
     snap.file("/etc/passwd",
               "root:x:0:0:root:/root:/bin/bash\n"
               "alice:x:1000:1000:Alice:/home/alice:/bin/bash\n");
-    return run_report(SnapshotHost(snap.dir()), knowledge(),
+    return run_report(SnapshotHost(snap.dir()), test::embedded_knowledge(),
                       {{"env.tuning", "env.debug-left-on"}, {}}, {},
-                      parse_declared_gpus(knowledge(), {gpu}));
+                      parse_declared_gpus(test::embedded_knowledge(), {gpu}));
   }
 };
 
@@ -129,7 +109,7 @@ TEST_CASE("values MIOpen and Accelerate do not take", "[tuning]") {
     INFO(row.env);
     Machine machine;
     machine.env = row.env;
-    const CheckResult r = result(machine.report(), "env.tuning");
+    const CheckResult r = check_result(machine.report(), "env.tuning");
     if (row.accepted) {
       CHECK(r.status == Status::pass);
     } else {
@@ -146,18 +126,18 @@ TEST_CASE("MIOpen's layer filtering left at 0 is a debugging setting left on", "
   Machine machine;
   machine.env = R"({"MIOPEN_DEBUG_CONV_IMPLICIT_GEMM": "0", "MIOPEN_DEBUG_CONV_WINOGRAD": "1"})";
   const Report report = machine.report();
-  const CheckResult& r = result(report, "env.debug-left-on");
+  const CheckResult& r = check_result(report, "env.debug-left-on");
   CHECK(r.status == Status::warn);
   CHECK(r.message.find("MIOPEN_DEBUG_CONV_IMPLICIT_GEMM=0") != std::string::npos);
   CHECK(r.message.find("WINOGRAD") == std::string::npos);  // 1 is the default: on
-  CHECK(commands(r) == std::vector<std::string>{"unset MIOPEN_DEBUG_CONV_IMPLICIT_GEMM"});
+  CHECK(fix_commands(r) == std::vector<std::string>{"unset MIOPEN_DEBUG_CONV_IMPLICIT_GEMM"});
 }
 
 TEST_CASE("allocator keys: unknown, ignored variable", "[tuning]") {
   SECTION("a key no torch knows stops torch at its first allocation") {
     Machine machine;
     machine.env = R"({"PYTORCH_HIP_ALLOC_CONF": "expandable_segment:True"})";
-    const CheckResult r = result(machine.report(), "env.tuning");
+    const CheckResult r = check_result(machine.report(), "env.tuning");
     CHECK(r.status == Status::warn);
     CHECK(r.severity == Severity::warning);
     CHECK(r.message.find("a key no torch release knows, expandable_segment") != std::string::npos);
@@ -166,16 +146,16 @@ TEST_CASE("allocator keys: unknown, ignored variable", "[tuning]") {
     Machine machine;
     machine.env = R"({"PYTORCH_HIP_ALLOC_CONF": "expandable_segments:True",
                       "PYTORCH_CUDA_ALLOC_CONF": "max_split_size_mb:512"})";
-    const CheckResult r = result(machine.report(), "env.tuning");
+    const CheckResult r = check_result(machine.report(), "env.tuning");
     CHECK(r.status == Status::warn);
     CHECK(r.severity == Severity::info);
-    CHECK(commands(r) == std::vector<std::string>{"unset PYTORCH_HIP_ALLOC_CONF"});
+    CHECK(fix_commands(r) == std::vector<std::string>{"unset PYTORCH_HIP_ALLOC_CONF"});
   }
   SECTION("the same value under both names is not a problem") {
     Machine machine;
     machine.env = R"({"PYTORCH_HIP_ALLOC_CONF": "max_split_size_mb:512",
                       "PYTORCH_CUDA_ALLOC_CONF": "max_split_size_mb:512"})";
-    CHECK(result(machine.report(), "env.tuning").status == Status::pass);
+    CHECK(check_result(machine.report(), "env.tuning").status == Status::pass);
   }
 }
 
@@ -183,17 +163,17 @@ TEST_CASE("hipBLASLt and bf16 asked of a target that has neither", "[tuning]") {
   Machine machine;
   machine.gpu = "gfx1030";  // RX 6800: no hipBLASLt in torch, bf16 emulated
   machine.env = R"({"TORCH_BLAS_PREFER_HIPBLASLT": "1", "ACCELERATE_MIXED_PRECISION": "bf16"})";
-  const CheckResult r = result(machine.report(), "env.tuning");
+  const CheckResult r = check_result(machine.report(), "env.tuning");
   CHECK(r.status == Status::warn);
   CHECK(r.severity == Severity::info);
   CHECK(r.message == "2 tuning settings cannot work as meant");
-  CHECK(commands(r) == std::vector<std::string>{"unset TORCH_BLAS_PREFER_HIPBLASLT",
-                                                "export ACCELERATE_MIXED_PRECISION=fp16"});
+  CHECK(fix_commands(r) == std::vector<std::string>{"unset TORCH_BLAS_PREFER_HIPBLASLT",
+                                                    "export ACCELERATE_MIXED_PRECISION=fp16"});
   SECTION("the same settings suit an MI300X") {
     Machine mi300x;
     mi300x.gpu = "gfx942";
     mi300x.env = machine.env;
-    CHECK(result(mi300x.report(), "env.tuning").status == Status::pass);
+    CHECK(check_result(mi300x.report(), "env.tuning").status == Status::pass);
   }
 }
 
@@ -205,20 +185,20 @@ TEST_CASE("directories MIOpen cannot write, and a home on NFS", "[tuning]") {
     machine.snap.file(
         "/proc/mounts",
         "/dev/sda1 / ext4 rw,relatime 0 0\n/dev/sdb1 /opt/models ext4 ro,relatime 0 0\n");
-    const CheckResult r = result(machine.report(), "env.tuning");
+    const CheckResult r = check_result(machine.report(), "env.tuning");
     CHECK(r.status == Status::warn);
     CHECK(r.message.find("/opt/models is on a read-only mount (/opt/models)") != std::string::npos);
-    CHECK(commands(r) ==
+    CHECK(fix_commands(r) ==
           std::vector<std::string>{"export MIOPEN_USER_DB_PATH=\"$HOME/.config/miopen\""});
   }
   SECTION("a directory alice may write is fine, one of root's in her home is not") {
     Machine machine;
     machine.stats = R"({"/home/alice": {"type": "dir", "mode": "0750", "uid": 1000, "gid": 1000},
                         "/home/alice/.cache": {"type": "dir", "mode": "0755", "uid": 0, "gid": 0}})";
-    const CheckResult r = result(machine.report(), "env.tuning");
+    const CheckResult r = check_result(machine.report(), "env.tuning");
     CHECK(r.status == Status::warn);
     CHECK(r.message.find("MIOpen's kernel cache cannot be written") == 0);
-    CHECK(commands(r) == std::vector<std::string>{"sudo chown -R alice: /home/alice/.cache"});
+    CHECK(fix_commands(r) == std::vector<std::string>{"sudo chown -R alice: /home/alice/.cache"});
   }
   SECTION("a home on NFS sends MIOpen to /tmp") {
     Machine machine;
@@ -226,23 +206,23 @@ TEST_CASE("directories MIOpen cannot write, and a home on NFS", "[tuning]") {
     machine.snap.file("/proc/mounts",
                       "/dev/sda1 / ext4 rw 0 0\n"
                       "nas:/export/home /home nfs4 rw,relatime,vers=4.2 0 0\n");
-    const CheckResult r = result(machine.report(), "env.tuning");
+    const CheckResult r = check_result(machine.report(), "env.tuning");
     CHECK(r.status == Status::warn);
     CHECK(r.severity == Severity::info);
     CHECK(r.message.find("is on nfs4 (/home)") != std::string::npos);
-    CHECK(commands(r) ==
+    CHECK(fix_commands(r) ==
           std::vector<std::string>{"export MIOPEN_USER_DB_PATH=\"/tmp/miopen-config-$USER\" "
                                    "MIOPEN_CUSTOM_CACHE_DIR=\"/tmp/miopen-cache-$USER\""});
   }
   SECTION("a snapshot's own tree says nothing about owners") {
     Machine machine;
     machine.snap.file("/home/alice/.config/placeholder", "");
-    CHECK(result(machine.report(), "env.tuning").status == Status::pass);
+    CHECK(check_result(machine.report(), "env.tuning").status == Status::pass);
   }
 }
 
 TEST_CASE("every target knows what it can do, and says it", "[tuning][rules]") {
-  for (const auto& target : knowledge().targets) {
+  for (const auto& target : test::embedded_knowledge().targets) {
     INFO(target.name);
     REQUIRE(target.compute);
     CHECK_FALSE(target.compute->source.empty());
@@ -250,7 +230,9 @@ TEST_CASE("every target knows what it can do, and says it", "[tuning][rules]") {
     const bool gcn_or_cdna = target.name.size() == 6;  // gfx8xx, gfx9xx
     CHECK(target.compute->wavefronts.front() == (gcn_or_cdna ? 64 : 32));
   }
-  const auto compute = [](const char* name) { return *knowledge().target(name)->compute; };
+  const auto compute = [](const char* name) {
+    return *test::embedded_knowledge().target(name)->compute;
+  };
   CHECK(compute("gfx1030").bf16 == Bf16Support::emulated);
   CHECK_FALSE(compute("gfx1030").hipblaslt);
   CHECK(compute("gfx90a").matrix == MatrixCores::mfma);
@@ -259,7 +241,7 @@ TEST_CASE("every target knows what it can do, and says it", "[tuning][rules]") {
   CHECK(compute("gfx1100").matrix == MatrixCores::wmma);
   CHECK(compute("gfx1250").wavefronts == std::vector<int>{32});
   std::ostringstream shown;
-  render_target(knowledge(), *knowledge().target("gfx1030"), shown);
+  render_target(test::embedded_knowledge(), *test::embedded_knowledge().target("gfx1030"), shown);
   CHECK(shown.str().find("compute: wave32 (wave64 too) · fp16 packed · bf16 emulated · fp8 none · "
                          "int8 dot · matrix cores none") != std::string::npos);
   CHECK(shown.str().find("it runs slower than fp16 here: use fp16 for mixed precision") !=
@@ -281,7 +263,7 @@ TEST_CASE("the memory part of a GPU's inventory line", "[tuning][render]") {
   CHECK(gpu_memory_text(gpu) == "VRAM 96 GiB (BIOS carve-out), GTT 15.9 GiB");
   const Report report = run_report(
       SnapshotHost(std::string(ROCDOC_FIXTURES_DIR) + "/strix-halo-old-kernel-96g-carve-out"),
-      knowledge(), {});
+      test::embedded_knowledge(), {});
   REQUIRE(report.gpus.size() == 1);
   CHECK(report.gpus.front().wavefront == 32u);  // KFD's wave_front_size
   CHECK(report.gpus.front().compute->matrix == MatrixCores::wmma);
