@@ -233,9 +233,10 @@ std::vector<FstabLine> fstab_lines_for(std::string_view content, std::string_vie
 namespace {
 
 /// A mount option that may carry a credential: password=, pass=, credentials=, a secret or a
-/// key ("secretfile=", "sse_key=").
+/// key ("secretfile=", "sse_key="), also inside a value ("opts=password=..." hands it on to a
+/// helper), so the whole option is judged, not its first key.
 bool is_credential_option(std::string_view option) {
-  const std::string key = util::to_lower(option.substr(0, option.find('=')));
+  const std::string key = util::to_lower(option);
   static constexpr std::string_view k_words[] = {"pass", "cred", "secret", "key", "token", "auth"};
   return std::any_of(std::begin(k_words), std::end(k_words),
                      [&](std::string_view word) { return key.find(word) != std::string::npos; });
