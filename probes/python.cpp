@@ -228,6 +228,36 @@ void inspect_torch(const Host& host, PythonEnvironment& environment,
   environment.torch = std::move(torch);
 }
 
+/// The files of a package that the rules name as evidence of its build (a few per package;
+/// the libraries of extension modules read from their dynamic sections, never loaded).
+std::vector<PackageFile> evidence_files(const Host& host, const std::string& site_dir,
+                                        const std::vector<std::string>& site_names,
+                                        const CudaPackage& rule) {
+  constexpr std::size_t k_max_per_pattern = 8;
+  std::vector<PackageFile> files;
+  for (const auto& evidence : rule.evidence) {
+    const auto slash = evidence.pattern.rfind('/');
+    const std::string dir =
+        slash == std::string::npos ? site_dir : site_dir + "/" + evidence.pattern.substr(0, slash);
+    const std::string last =
+        slash == std::string::npos ? evidence.pattern : evidence.pattern.substr(slash + 1);
+    const auto listed = slash == std::string::npos ? std::optional(site_names) : host.list_dir(dir);
+    std::size_t found = 0;
+    for (const auto& name : listed.value_or(std::vector<std::string>{})) {
+      if (found == k_max_per_pattern || !util::wildcard_match(last, name)) {
+        continue;
+      }
+      ++found;
+      PackageFile file{dir + "/" + name, std::nullopt};
+      if (evidence.says == PackageEvidence::linked) {
+        file.needed = host.needed_libraries(file.path);
+      }
+      files.push_back(std::move(file));
+    }
+  }
+  return files;
+}
+
 void inspect(const Host& host, PythonEnvironment& environment, const Knowledge& knowledge) {
   const auto names = host.list_dir(environment.site_dir);
   if (!names) {
@@ -235,8 +265,11 @@ void inspect(const Host& host, PythonEnvironment& environment, const Knowledge& 
   }
   for (const auto& name : *names) {
     if (auto package = package_from_metadata_dir(name)) {
-      if (std::find(std::begin(k_packages), std::end(k_packages), package->name) !=
-          std::end(k_packages)) {
+      if (const CudaPackage* rule = knowledge.cuda_package(package->name)) {
+        package->files = evidence_files(host, environment.site_dir, *names, *rule);
+        environment.packages.push_back(std::move(*package));
+      } else if (std::find(std::begin(k_packages), std::end(k_packages), package->name) !=
+                 std::end(k_packages)) {
         environment.packages.push_back(std::move(*package));
       }
     }
@@ -345,9 +378,11 @@ std::optional<PythonPackage> package_from_metadata_dir(std::string_view name) {
       if (const auto py = version.find("-py"); py != std::string_view::npos) {
         version = version.substr(0, py);
       }
-      std::string package(stem.substr(0, dash));
+      // Normalised as pip compares names (PEP 503): lower case, '_' and '.' as '-'.
+      std::string package = util::to_lower(stem.substr(0, dash));
       std::replace(package.begin(), package.end(), '_', '-');
-      return PythonPackage{package, std::string(version)};
+      std::replace(package.begin(), package.end(), '.', '-');
+      return PythonPackage{package, std::string(version), {}};
     }
   }
   return std::nullopt;

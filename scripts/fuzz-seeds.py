@@ -134,6 +134,27 @@ def elf(sections, machine=62, flags=0, abi_version=0):
     return header + body + b"".join(headers)
 
 
+def elf_dynamic(needed):
+    """A 64-bit little-endian shared object whose dynamic segment names `needed` (DT_NEEDED):
+    one PT_LOAD mapping the file at address 0 and one PT_DYNAMIC (src/binaries/elf_needed.h)."""
+    strtab = b"\0"
+    offsets = []
+    for name in needed:
+        offsets.append(len(strtab))
+        strtab += name.encode() + b"\0"
+    dynamic_at = 64 + 2 * 56
+    entries = [(1, o) for o in offsets]
+    strtab_at = dynamic_at + (len(entries) + 3) * 16
+    entries += [(5, strtab_at), (10, len(strtab)), (0, 0)]
+    size = strtab_at + len(strtab)
+    ident = b"\x7fELF\x02\x01\x01\x00" + b"\0" * 8
+    header = ident + struct.pack("<HHIQQQIHHHHHH", 3, 62, 1, 0, 64, 0, 0, 64, 56, 2, 64, 0, 0)
+    load = struct.pack("<IIQQQQQQ", 1, 5, 0, 0, 0, size, size, 4096)
+    dynamic = struct.pack("<IIQQQQQQ", 2, 6, dynamic_at, dynamic_at, dynamic_at,
+                          len(entries) * 16, len(entries) * 16, 8)
+    return header + load + dynamic + b"".join(struct.pack("<qQ", t, v) for t, v in entries) + strtab
+
+
 def offload_bundle_seeds():
     amd = "hipv4-amdgcn-amd-amdhsa--"
     plain = bundle([amd + "gfx90a:xnack-", amd + "gfx1100", amd + "gfx10-3-generic"])
@@ -153,6 +174,9 @@ def offload_bundle_seeds():
                                  ("__CLANG_OFFLOAD_BUNDLE__host-x86_64-unknown-linux-gnu-", b"", 1)])
     yield "elf-no-fatbin", elf([(".rodata", b"__CLANG_OFFLOAD_BUNDLE__" + b"\0" * 8, 8)])
     yield "code-object-v5", elf([], machine=224, flags=0x33f, abi_version=3)  # gfx90a:xnack+
+    # What a Python extension module links (python.cuda-packages): CUDA's and HIP's libraries.
+    yield "elf-needed-cuda", elf_dynamic(["libc10.so", "libcudart.so.12", "libc10_cuda.so"])
+    yield "elf-needed-hip", elf_dynamic(["libamdhip64.so.6", "libc10_hip.so", "libtorch_hip.so"])
     yield "tensile-names", (b"TensileLibrary.dat\nTensileLibrary_lazy_gfx1100.dat\n"
                             b"Kernels.so-000-gfx90a-xnack+.hsaco\nKernels.so-000-gfx906-xnack-.hsaco\n"
                             b"TensileLibrary_Type_HH_Contraction_l_Ailk_Bljk_Cijk_Dijk_gfx942.co\n"

@@ -415,10 +415,20 @@ struct TorchInstall {
   std::optional<GpuCode> rocblas_library;  ///< torch/lib/rocblas/library: its Tensile targets
 };
 
-/// A package installed beside torch: torchvision, torchaudio, pytorch-triton-rocm, triton.
+/// A file of a package that rules/cuda_packages.yaml names as evidence of its build.
+struct PackageFile {
+  std::string path;
+  /// The libraries it links (DT_NEEDED), for an extension module the rules read so; nullopt
+  /// when not read or unreadable.
+  std::optional<std::vector<std::string>> needed;
+};
+
+/// A package installed beside torch: torchvision, torchaudio, pytorch-triton-rocm, triton, and
+/// the packages of rules/cuda_packages.yaml (vllm, flash-attn, nvidia-cublas-cu12…).
 struct PythonPackage {
-  std::string name;
-  std::string version;
+  std::string name;     ///< normalised: lower case, '-' for '_' ("flash-attn")
+  std::string version;  ///< as its dist-info names it, local tag included ("2.6.0+rocm6.2.4")
+  std::vector<PackageFile> files;  ///< the evidence files found (rules/cuda_packages.yaml)
 };
 
 struct PythonEnvironment {

@@ -80,6 +80,10 @@ class Host {
   /// snapshot replays them ("binaries"). Empty: a file without GPU code; nullopt: missing,
   /// unreadable, or bundles with a problem.
   virtual std::optional<std::vector<std::string>> offload_targets(std::string_view path) const = 0;
+  /// The shared libraries a file names (DT_NEEDED, src/binaries/elf_needed.h): the live machine
+  /// and a sysroot read its program headers and dynamic segment (never the whole file); a
+  /// snapshot replays them ("binaries", "needed"). nullopt: missing, unreadable, not an ELF file.
+  virtual std::optional<std::vector<std::string>> needed_libraries(std::string_view path) const = 0;
 
   /// The GPU lines of the kernel log (src/hosts/kernel_log.h). A host without a kernel log (a
   /// root filesystem image, a snapshot that did not record one) answers "not read".

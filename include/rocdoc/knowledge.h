@@ -278,6 +278,65 @@ struct WslRelease {
   bool uses_rocdxg() const { return runtime_library.find("librocdxg") != std::string::npos; }
 };
 
+/// What a Python package's CUDA build does on ROCm (rules/cuda_packages.yaml `breaks`).
+enum class CudaPackageBreaks {
+  cuda_torch,    ///< installing it pulls a CUDA torch over the ROCm one
+  fails,         ///< it fails on the GPU: at import (a CUDA library is missing) or first use
+  cpu_fallback,  ///< it runs without the GPU, silently: only acceleration is lost
+  leftover,      ///< nothing loads it beside a ROCm torch: what a CUDA torch left behind
+};
+
+/// How a file of a package tells its build (rules/cuda_packages.yaml `evidence`).
+enum class PackageEvidence {
+  cuda,    ///< the file exists only in the CUDA build (libbitsandbytes_cuda121.so)
+  rocm,    ///< the file exists only in the ROCm build (libggml-hip.so)
+  linked,  ///< an extension module: the libraries it links (DT_NEEDED) tell
+};
+
+struct PackageEvidenceFile {
+  /// A path under site-packages; `*` in its last part matches any run of characters
+  /// ("flash_attn_2_cuda*.so", "bitsandbytes/libbitsandbytes_cuda*.so").
+  std::string pattern;
+  PackageEvidence says = PackageEvidence::linked;
+};
+
+/// A Python distribution built for CUDA that does not run on ROCm as it is, and what does.
+struct CudaPackage {
+  std::string name;  ///< normalised distribution name; `*` matches any run ("nvidia-*-cu12")
+  std::vector<std::string> also;  ///< more names of the same kind ("nvidia-*-cu11")
+  std::string what;           ///< a few words for messages ("vLLM", "NVIDIA's CUDA runtime wheels")
+  bool name_is_cuda = false;  ///< the name alone says CUDA (cupy-cuda12x, onnxruntime-gpu)
+  /// The untagged build without other evidence is CUDA's (PyPI's vllm); else it is unknown.
+  bool untagged_is_cuda = false;
+  /// Pulled in by a CUDA torch: torch.cuda-wheel's finding when torch itself is CUDA's.
+  bool comes_with_cuda_torch = false;
+  std::vector<PackageEvidenceFile> evidence;
+  CudaPackageBreaks breaks = CudaPackageBreaks::fails;
+  std::string breaks_how;  ///< what happens on ROCm, in words
+  /// Where the ROCm build or fork is; empty when none exists.
+  std::string rocm_build;
+  /// The pip line of the ROCm build: {python} is the environment's interpreter, {cp} its
+  /// CPython tag ("cp312"), {torch_index} the pytorch.org index of its ROCm torch
+  /// ("rocm6.2.4"); empty when no line installs it.
+  std::string install;
+  /// The CPython versions the ROCm build has wheels for ("3.12"); empty: any.
+  std::vector<std::string> pythons;
+  /// The pytorch.org indexes that serve its ROCm build ("rocm7.1"), for {torch_index}.
+  std::vector<std::string> torch_indexes;
+  std::string source;
+  std::string note;
+
+  bool matches(std::string_view distribution) const;
+};
+
+/// The shared libraries that tell a CUDA build from a ROCm build, as name prefixes
+/// ("libcudart.so" matches libcudart.so.12).
+struct BuildLibraries {
+  std::vector<std::string> cuda;
+  std::vector<std::string> rocm;
+  std::string source;
+};
+
 /// An amdgpu DKMS module version and the ROCm release it ships with.
 struct DriverVersion {
   std::string module;  ///< "6.8.5", as /sys/module/amdgpu/version reads
@@ -319,6 +378,8 @@ struct Knowledge {
   std::vector<AmdWheelSet> amd_wheels;       ///< oldest first
   std::vector<std::string> nightly_indexes;  ///< pytorch.org nightly ROCm indexes ("rocm10.1")
   std::vector<TriageSignature> triage_signatures;  ///< rules/triage.yaml, in file order
+  std::vector<CudaPackage> cuda_packages;          ///< rules/cuda_packages.yaml, in file order
+  BuildLibraries build_libraries;                  ///< rules/cuda_packages.yaml
   AllocatorConfig allocator;                       ///< rules/tuning.yaml
   ShmFloor shm;                                    ///< rules/tuning.yaml
   std::string revision;  ///< date of the newest source the rules encode ("2026-11-26")
@@ -346,6 +407,8 @@ struct Knowledge {
   const EnvVariable* env_variable(std::string_view name) const;
   /// The WSL row for a ROCm version ("6.4.2"), or the newest row of that major.minor.
   const WslRelease* wsl_release(std::string_view rocm_version) const;
+  /// The first rules/cuda_packages.yaml row naming a distribution (normalised); null if none.
+  const CudaPackage* cuda_package(std::string_view distribution) const;
 };
 
 /// A rules file that cannot be used: where (file:line:column) and what.

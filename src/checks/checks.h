@@ -71,6 +71,7 @@ CheckResult torch_cuda_wheel(const CheckContext& context);
 CheckResult torch_cpu_wheel(const CheckContext& context);
 CheckResult torch_rocm_mismatch(const CheckContext& context);
 CheckResult torch_companions(const CheckContext& context);
+CheckResult python_cuda_packages(const CheckContext& context);
 CheckResult torch_arch_missing(const CheckContext& context);
 
 // Environment variables (environment.cpp)

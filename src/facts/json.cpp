@@ -400,8 +400,13 @@ json facts_to_json(const Facts& facts) {
     json environments = json::array();
     for (const auto& environment : facts.python->environments) {
       json packages = json::object();
+      json package_files = json::object();
       for (const auto& package : environment.packages) {
         packages[package.name] = package.version;
+        for (const auto& file : package.files) {
+          package_files[package.name].push_back(
+              {{"path", file.path}, {"needed", optional_json(file.needed)}});
+        }
       }
       json torch = nullptr;
       if (environment.torch) {
@@ -428,6 +433,7 @@ json facts_to_json(const Facts& facts) {
                               {"found_by", environment.found_by},
                               {"torch", torch},
                               {"packages", packages},
+                              {"package_files", package_files},
                               {"python_version", optional_json(environment.python_version)},
                               {"externally_managed", environment.externally_managed},
                               {"runs_as_python3", environment.runs_as_python3}});

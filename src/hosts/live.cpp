@@ -1,5 +1,6 @@
 #include "src/hosts/live.h"
 
+#include "src/binaries/elf_needed.h"
 #include "src/binaries/offload_file.h"
 #include "src/util/system_names.h"
 
@@ -178,6 +179,11 @@ std::optional<std::vector<std::string>> LiveHost::offload_targets(std::string_vi
     return std::nullopt;
   }
   return offload_targets_answer(scan_offload_file(std::move(fd)));
+}
+
+std::optional<std::vector<std::string>> LiveHost::needed_libraries(std::string_view path) const {
+  util::UniqueFd fd(::open(std::string(path).c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  return elf_needed_of_file(std::move(fd));
 }
 
 std::optional<std::vector<std::string>> LiveHost::list_dir(std::string_view path) const {

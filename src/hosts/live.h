@@ -32,6 +32,7 @@ class LiveHost final : public Host {
   /// --smoke: runs each interpreter (src/runtime/smoke_runner.h) in run mode only.
   std::optional<SmokeReport> smoke_report(const SmokeRequest& request) const override;
   std::optional<std::vector<std::string>> offload_targets(std::string_view path) const override;
+  std::optional<std::vector<std::string>> needed_libraries(std::string_view path) const override;
 
  private:
   /// Who runs rocdoc does not change during a run: asked by two probes (maybe at once), read

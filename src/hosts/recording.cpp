@@ -166,10 +166,26 @@ std::optional<std::vector<std::string>> RecordingHost::offload_targets(
   if (targets && !targets->empty()) {
     if (const auto inside = resolve(path, FinalLink::follow)) {
       const auto stat = m_inner.stat(path);
-      m_recording.binaries[*inside] = SnapshotBinary{stat ? stat->size : 0, *targets};
+      SnapshotBinary& binary = m_recording.binaries[*inside];
+      binary.size = stat ? stat->size : 0;
+      binary.gfx_targets = *targets;
     }
   }
   return targets;
+}
+
+std::optional<std::vector<std::string>> RecordingHost::needed_libraries(
+    std::string_view path) const {
+  auto needed = m_inner.needed_libraries(path);
+  if (needed) {
+    if (const auto inside = resolve(path, FinalLink::follow)) {
+      const auto stat = m_inner.stat(path);
+      SnapshotBinary& binary = m_recording.binaries[*inside];
+      binary.size = stat ? stat->size : 0;
+      binary.needed = *needed;
+    }
+  }
+  return needed;
 }
 
 }  // namespace rocdoc

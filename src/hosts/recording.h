@@ -51,6 +51,7 @@ class RecordingHost final : public Host {
   Identity identity() const override;
   Uname uname() const override;
   std::optional<std::vector<std::string>> offload_targets(std::string_view path) const override;
+  std::optional<std::vector<std::string>> needed_libraries(std::string_view path) const override;
   KernelLog kernel_log() const override;
   std::optional<RuntimeReport> runtime_report(const RuntimeRequest& request) const override;
   std::optional<SmokeReport> smoke_report(const SmokeRequest& request) const override;

@@ -351,6 +351,11 @@ std::optional<std::vector<std::string>> RedactingHost::offload_targets(
   return m_inner.offload_targets(m_redactions.backward(path));
 }
 
+std::optional<std::vector<std::string>> RedactingHost::needed_libraries(
+    std::string_view path) const {
+  return m_inner.needed_libraries(m_redactions.backward(path));
+}
+
 std::optional<std::string> RedactingHost::local_path(std::string_view path) const {
   return m_inner.local_path(m_redactions.backward(path));
 }

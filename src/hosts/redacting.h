@@ -71,6 +71,7 @@ class RedactingHost final : public Host {
   std::optional<RuntimeReport> runtime_report(const RuntimeRequest& request) const override;
   std::optional<SmokeReport> smoke_report(const SmokeRequest& request) const override;
   std::optional<std::vector<std::string>> offload_targets(std::string_view path) const override;
+  std::optional<std::vector<std::string>> needed_libraries(std::string_view path) const override;
   std::optional<std::string> local_path(std::string_view path) const override;
 
  private:

@@ -279,6 +279,16 @@ std::optional<std::vector<std::string>> SnapshotHost::offload_targets(std::strin
   return it->second.gfx_targets;
 }
 
+std::optional<std::vector<std::string>> SnapshotHost::needed_libraries(
+    std::string_view path) const {
+  const auto inside = resolve(path, FinalLink::follow);
+  if (!inside) {
+    return std::nullopt;
+  }
+  const auto it = m_manifest.binaries.find(*inside);
+  return it == m_manifest.binaries.end() ? std::nullopt : it->second.needed;
+}
+
 std::optional<std::string> SnapshotHost::local_path(std::string_view path) const {
   const auto inside = resolve(path, FinalLink::follow);
   if (!inside) {

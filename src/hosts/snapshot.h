@@ -21,6 +21,8 @@ struct SnapshotNode {
 struct SnapshotBinary {
   std::uint64_t size = 0;
   std::vector<std::string> gfx_targets;
+  /// The shared libraries it names (DT_NEEDED); nullopt when not recorded.
+  std::optional<std::vector<std::string>> needed;
 };
 
 struct SnapshotManifest {
@@ -103,6 +105,7 @@ class SnapshotHost final : public Host {
     return m_manifest.smoke;
   }
   std::optional<std::vector<std::string>> offload_targets(std::string_view path) const override;
+  std::optional<std::vector<std::string>> needed_libraries(std::string_view path) const override;
 
  private:
   /// Throws SnapshotError when the snapshot holds nothing a capture has: no uname, identity,

@@ -266,6 +266,15 @@ void parse_binaries(const json& binaries, SnapshotManifest& manifest, const std:
         entry.gfx_targets.push_back(target.get<std::string>());
       }
     }
+    if (const json* needed = member(binary, "needed", json::value_t::array, file, where)) {
+      entry.needed.emplace();
+      for (const auto& library : *needed) {
+        if (!library.is_string()) {
+          bad(file, where + "needed must hold strings");
+        }
+        entry.needed->push_back(library.get<std::string>());
+      }
+    }
     manifest.binaries[normalize_absolute(checked_path(path, file, "binaries key"))] = entry;
   }
 }

@@ -1,5 +1,6 @@
 #include "src/hosts/sysroot.h"
 
+#include "src/binaries/elf_needed.h"
 #include "src/binaries/offload_file.h"
 
 #include <fcntl.h>
@@ -72,6 +73,14 @@ std::optional<std::vector<std::string>> SysrootHost::offload_targets(std::string
     return std::nullopt;
   }
   return offload_targets_answer(scan_offload_file(std::move(fd)));
+}
+
+std::optional<std::vector<std::string>> SysrootHost::needed_libraries(std::string_view path) const {
+  const auto inside = resolve(path, FinalLink::follow);
+  if (!inside) {
+    return std::nullopt;
+  }
+  return elf_needed_of_file(m_root.open_regular(*inside));
 }
 
 std::optional<std::vector<std::string>> SysrootHost::list_dir(std::string_view path) const {

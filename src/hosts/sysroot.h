@@ -43,6 +43,7 @@ class SysrootHost final : public Host {
   /// Unknown: a root filesystem has no running kernel (every field is empty).
   Uname uname() const override { return {}; }
   std::optional<std::vector<std::string>> offload_targets(std::string_view path) const override;
+  std::optional<std::vector<std::string>> needed_libraries(std::string_view path) const override;
   /// nullopt: nothing of the tree is handed to a library by path.
   std::optional<std::string> local_path(std::string_view) const override { return std::nullopt; }
 

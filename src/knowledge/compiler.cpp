@@ -135,7 +135,8 @@ void write(std::ostream& out, const rocdoc::Knowledge& k) {
       << "  k.env_variables.reserve(" << k.env_variables.size() << ");\n"
       << "  k.wsl_releases.reserve(" << k.wsl_releases.size() << ");\n"
       << "  k.amd_wheels.reserve(" << k.amd_wheels.size() << ");\n"
-      << "  k.triage_signatures.reserve(" << k.triage_signatures.size() << ");\n";
+      << "  k.triage_signatures.reserve(" << k.triage_signatures.size() << ");\n"
+      << "  k.cuda_packages.reserve(" << k.cuda_packages.size() << ");\n";
   for (const auto& t : k.targets) {
     out << "  k.targets.push_back(GfxTarget{.name = " << literal(t.name) << ", .kfd = " << t.kfd
         << "u, .family = " << literal(t.family) << ", .kind = " << kind(t.kind)
@@ -286,6 +287,27 @@ void write(std::ostream& out, const rocdoc::Knowledge& k) {
     }
     out << "}, .source = " << literal(s.source) << "});\n";
   }
+  for (const auto& p : k.cuda_packages) {
+    out << "  k.cuda_packages.push_back(CudaPackage{.name = " << literal(p.name)
+        << ", .also = " << literals(p.also) << ", .what = " << literal(p.what)
+        << ", .name_is_cuda = " << (p.name_is_cuda ? "true" : "false")
+        << ", .untagged_is_cuda = " << (p.untagged_is_cuda ? "true" : "false")
+        << ", .comes_with_cuda_torch = " << (p.comes_with_cuda_torch ? "true" : "false")
+        << ", .evidence = {";
+    for (const auto& e : p.evidence) {
+      out << "PackageEvidenceFile{.pattern = " << literal(e.pattern)
+          << ", .says = " << enum_value("PackageEvidence", e.says) << "},";
+    }
+    out << "}, .breaks = " << enum_value("CudaPackageBreaks", p.breaks)
+        << ", .breaks_how = " << literal(p.breaks_how)
+        << ", .rocm_build = " << literal(p.rocm_build) << ", .install = " << literal(p.install)
+        << ", .pythons = " << literals(p.pythons)
+        << ", .torch_indexes = " << literals(p.torch_indexes) << ", .source = " << literal(p.source)
+        << ", .note = " << literal(p.note) << "});\n";
+  }
+  out << "  k.build_libraries = BuildLibraries{.cuda = " << literals(k.build_libraries.cuda)
+      << ", .rocm = " << literals(k.build_libraries.rocm)
+      << ", .source = " << literal(k.build_libraries.source) << "};\n";
   out << "  k.nightly_indexes = " << literals(k.nightly_indexes) << ";\n";
   out << "  k.revision = " << literal(k.revision) << ";\n";
   out << "  return k;\n}\n\n"

@@ -43,6 +43,7 @@ enum class Topic {
   driver_versions,
   env_variables,
   wsl,
+  cuda_packages,
 };
 
 /// Which rules entries each check's verdict or fix depends on (src/checks/, software.cpp).
@@ -67,6 +68,7 @@ const std::map<std::string_view, std::vector<Topic>>& topics_read() {
       {"torch.cpu-wheel", {T::torch, T::amd_wheels}},
       {"torch.rocm-mismatch", {T::torch}},
       {"torch.companions", {T::torch}},
+      {"python.cuda-packages", {T::cuda_packages}},
       {"torch.arch-missing", {T::overrides, T::torch, T::amd_wheels}},
       {"env.unknown", {T::env_variables}},
       {"numa.balancing", {T::gfx_targets}},
@@ -147,6 +149,13 @@ TopicSources topic_sources(Topic topic, const Knowledge& knowledge) {
       out = {"wsl.yaml", "WSL releases", "", {}};
       for (const auto& release : knowledge.wsl_releases) {
         out.entries.push_back(release.source);
+      }
+      break;
+    case Topic::cuda_packages:
+      out = {"cuda_packages.yaml", "CUDA-only Python packages", "", {}};
+      out.entries.push_back(knowledge.build_libraries.source);
+      for (const auto& package : knowledge.cuda_packages) {
+        out.entries.push_back(package.source);
       }
       break;
   }

@@ -272,6 +272,22 @@ const WslRelease* Knowledge::wsl_release(std::string_view rocm_version) const {
   return best;
 }
 
+bool CudaPackage::matches(std::string_view distribution) const {
+  return util::wildcard_match(name, distribution) ||
+         std::any_of(also.begin(), also.end(), [&](const std::string& pattern) {
+           return util::wildcard_match(pattern, distribution);
+         });
+}
+
+const CudaPackage* Knowledge::cuda_package(std::string_view distribution) const {
+  for (const auto& package : cuda_packages) {
+    if (package.matches(distribution)) {
+      return &package;
+    }
+  }
+  return nullptr;
+}
+
 const std::vector<std::string>& TorchRelease::targets_for(const std::string& index) const {
   const auto it = gfx_exceptions.find(index);
   return it == gfx_exceptions.end() ? gfx : it->second;

@@ -204,6 +204,12 @@ class RuleReader {
     return value;
   }
 
+  /// An optional true/false; false when the key is absent.
+  bool flag(const YAML::Node& parent, const char* key) const {
+    return parent[key] &&
+           util::to_lower(choice(parent, key, {"true", "false", "True", "False"})) == "true";
+  }
+
   /// A list of gfx targets that must all be defined.
   std::vector<std::string> targets(const YAML::Node& parent, const char* key,
                                    const Knowledge& knowledge) const {
@@ -840,6 +846,106 @@ void load_wsl(const RuleReader& reader, Knowledge& knowledge) {
   }
 }
 
+/// A distribution name as pip normalises it (PEP 503: lower case, runs of -_. as one -), in
+/// which `*` stands for any run of characters ("nvidia-*-cu12"); it starts with a letter or digit.
+bool is_distribution_name(const std::string& name) {
+  return !name.empty() && name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789") != 0 &&
+         name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-*") == std::string::npos &&
+         name.find("--") == std::string::npos && name.find("**") == std::string::npos;
+}
+
+/// An evidence file: a relative path under site-packages, `*` only in its last part.
+bool is_evidence_pattern(const std::string& pattern) {
+  const auto slash = pattern.rfind('/');
+  return !pattern.empty() && pattern.front() != '/' && pattern.find("..") == std::string::npos &&
+         (slash == std::string::npos || pattern.substr(0, slash).find('*') == std::string::npos) &&
+         pattern.back() != '/';
+}
+
+void load_cuda_packages(const RuleReader& reader, Knowledge& knowledge) {
+  const YAML::Node& libraries = reader.root()["libraries"];
+  reader.require_map(libraries, "\"libraries\"");
+  knowledge.build_libraries.cuda = reader.texts(libraries, "cuda");
+  knowledge.build_libraries.rocm = reader.texts(libraries, "rocm");
+  knowledge.build_libraries.source = reader.text(libraries, "source");
+  if (knowledge.build_libraries.cuda.empty() || knowledge.build_libraries.rocm.empty()) {
+    reader.fail(libraries, "\"libraries\" needs \"cuda\" and \"rocm\" names");
+  }
+  std::set<std::string> seen;
+  for (const auto& entry : reader.entries("packages", "a package")) {
+    CudaPackage package;
+    package.name = reader.text(entry, "name");
+    if (!is_distribution_name(package.name)) {
+      reader.fail(entry["name"],
+                  "\"name\" is a normalised distribution name (lower case, "
+                  "digits, single dashes; * for any run of characters), not " +
+                      quoted(package.name));
+    }
+    if (!seen.insert(package.name).second) {
+      reader.fail(entry["name"], "package " + bare(package.name) + " is listed twice");
+    }
+    package.also = reader.texts(entry, "also");
+    for (std::size_t i = 0; i < package.also.size(); ++i) {
+      if (!is_distribution_name(package.also[i]) || !seen.insert(package.also[i]).second) {
+        reader.fail(entry["also"][i], "\"also\" holds distribution names listed once, not " +
+                                          quoted(package.also[i]));
+      }
+    }
+    package.what = reader.text(entry, "what");
+    package.name_is_cuda = reader.flag(entry, "name_is_cuda");
+    package.untagged_is_cuda = reader.flag(entry, "untagged_is_cuda");
+    package.comes_with_cuda_torch = reader.flag(entry, "comes_with_cuda_torch");
+    if (entry["evidence"]) {
+      for (const auto& file : reader.sequence(entry, "evidence")) {
+        reader.require_map(file, "an evidence file");
+        PackageEvidenceFile evidence;
+        evidence.pattern = reader.text(file, "file");
+        if (!is_evidence_pattern(evidence.pattern)) {
+          reader.fail(file["file"],
+                      "\"file\" is a relative path under site-packages with * "
+                      "only in its last part, not " +
+                          quoted(evidence.pattern));
+        }
+        const std::string says = reader.choice(file, "says", {"cuda", "rocm", "linked"});
+        evidence.says = says == "cuda"   ? PackageEvidence::cuda
+                        : says == "rocm" ? PackageEvidence::rocm
+                                         : PackageEvidence::linked;
+        package.evidence.push_back(std::move(evidence));
+      }
+    }
+    if (!package.name_is_cuda && !package.untagged_is_cuda && package.evidence.empty()) {
+      reader.fail(entry,
+                  "a package needs \"evidence\", \"name_is_cuda\" or "
+                  "\"untagged_is_cuda\": else nothing tells its CUDA build");
+    }
+    const std::string breaks =
+        reader.choice(entry, "breaks", {"cuda_torch", "fails", "cpu_fallback", "leftover"});
+    package.breaks = breaks == "cuda_torch"     ? CudaPackageBreaks::cuda_torch
+                     : breaks == "fails"        ? CudaPackageBreaks::fails
+                     : breaks == "cpu_fallback" ? CudaPackageBreaks::cpu_fallback
+                                                : CudaPackageBreaks::leftover;
+    package.breaks_how = reader.text(entry, "breaks_how");
+    package.rocm_build = reader.optional_text(entry, "rocm_build");
+    package.install = reader.optional_text(entry, "install");
+    if (!package.install.empty() &&
+        (package.rocm_build.empty() ||
+         package.install.find("{python} -m pip ") == std::string::npos)) {
+      reader.fail(entry["install"],
+                  "\"install\" is a line that runs \"{python} -m pip \", "
+                  "beside a \"rocm_build\"");
+    }
+    package.pythons = reader.texts(entry, "pythons");
+    package.torch_indexes = reader.texts(entry, "torch_indexes");
+    if (!package.torch_indexes.empty() &&
+        package.install.find("{torch_index}") == std::string::npos) {
+      reader.fail(entry["torch_indexes"], "\"torch_indexes\" needs {torch_index} in \"install\"");
+    }
+    package.source = reader.text(entry, "source");
+    package.note = reader.optional_text(entry, "note");
+    knowledge.cuda_packages.push_back(std::move(package));
+  }
+}
+
 /// A triage match string: plain printable ASCII (compared without regard to ASCII case), long
 /// enough not to match everywhere and short enough to sit on one line of a log.
 void check_triage_text(const RuleReader& reader, const YAML::Node& node, const std::string& text) {
@@ -954,6 +1060,7 @@ Knowledge load_knowledge(const std::vector<RuleText>& files, std::string origin)
       {"wsl.yaml", load_wsl},
       {"tuning.yaml", load_tuning},  // after env_vars.yaml: it names variables
       {"triage.yaml", load_triage},
+      {"cuda_packages.yaml", load_cuda_packages},
       {"revision.yaml", load_revision},
   };
   // Each file is parsed once, and its nodes are freed before the next file is parsed: yaml-cpp

@@ -104,6 +104,9 @@ json manifest_json(const Recording& recording, const CaptureInfo& info,
   json binaries = json::object();
   for (const auto& [path, binary] : recording.binaries) {
     binaries[path] = {{"size", binary.size}, {"gfx_targets", binary.gfx_targets}};
+    if (binary.needed) {
+      binaries[path]["needed"] = *binary.needed;
+    }
   }
   manifest["binaries"] = binaries;
   manifest["read_errors"] = recording.read_errors;

@@ -100,7 +100,9 @@ LogMachine machine_of(const LogFacts& found, const Knowledge& knowledge) {
     for (const auto* companion : {&found.torchvision, &found.torchaudio}) {
       if (*companion) {
         environment.packages.push_back(
-            {companion == &found.torchvision ? "torchvision" : "torchaudio", (*companion)->value});
+            {companion == &found.torchvision ? "torchvision" : "torchaudio",
+             (*companion)->value,
+             {}});
         machine.lines.push_back((*companion)->line);
       }
     }

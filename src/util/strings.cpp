@@ -313,4 +313,30 @@ std::string iso8601_utc(std::int64_t unix_seconds) {
   return text;
 }
 
+bool wildcard_match(std::string_view pattern, std::string_view name) {
+  // Greedy with one backtrack point (the last `*`): linear in practice, never exponential.
+  std::size_t p = 0;
+  std::size_t n = 0;
+  std::optional<std::size_t> star;
+  std::size_t star_name = 0;
+  while (n < name.size()) {
+    if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      star_name = n;
+    } else if (p < pattern.size() && pattern[p] == name[n]) {
+      ++p;
+      ++n;
+    } else if (star) {
+      p = *star + 1;
+      n = ++star_name;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') {
+    ++p;
+  }
+  return p == pattern.size();
+}
+
 }  // namespace rocdoc::util

@@ -75,4 +75,8 @@ std::string excerpt(std::string_view text, std::size_t max_bytes = 60);
 /// Damerau-free Levenshtein distance, for did-you-mean.
 std::size_t edit_distance(std::string_view a, std::string_view b);
 
+/// Whether `name` matches `pattern`, in which `*` stands for any run of characters (none
+/// included) and every other character for itself: "libbitsandbytes_cuda*.so".
+bool wildcard_match(std::string_view pattern, std::string_view name);
+
 }  // namespace rocdoc::util

@@ -1,4 +1,5 @@
-// HIP offload bundles (src/binaries/offload_bundle.h) and Tensile file names
+// HIP offload bundles (src/binaries/offload_bundle.h), the libraries an ELF file links
+// (src/binaries/elf_needed.h) and Tensile file names
 // (src/binaries/tensile_names.h): the input is read as a whole file by scan_offload_bundles (an ELF
 // file with .hip_fatbin, a bare bundle, a compressed CCOB bundle, a code object), and its pieces go
 // to the header parsers, the decompressors, the entry-id splitter and targets_in_name. Whatever it
@@ -7,6 +8,7 @@
 // (plain and zlib) and an ELF with overlapping .hip_fatbin sections (issue 20 D4, D8).
 #include <algorithm>
 
+#include "src/binaries/elf_needed.h"
 #include "src/binaries/elf_sections.h"
 #include "src/binaries/offload_bundle.h"
 #include "src/binaries/tensile_names.h"
@@ -66,6 +68,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   // The whole file.
   check_scan(scan_offload_bundles(util::StringBytes(input)), size);
+  // The libraries it links, as the python probe reads an extension module's (DT_NEEDED).
+  if (const auto needed = elf_needed(util::StringBytes(input))) {
+    for (const auto& library : *needed) {
+      ROCDOC_FUZZ_CHECK(
+          !library.empty() && library.size() <= 256 && library.find('\0') == std::string::npos,
+          "a needed library is 1 to 256 bytes without NUL: " + library);
+    }
+  }
 
   // The parsers on the raw bytes: a bundle header bounded by the input, a CCOB header, and a
   // payload decompressed by both methods up to a small prefix.

@@ -58,6 +58,9 @@ class CachedHost final : public Host {
   std::optional<std::vector<std::string>> offload_targets(std::string_view path) const override {
     return m_base->offload_targets(path);
   }
+  std::optional<std::vector<std::string>> needed_libraries(std::string_view path) const override {
+    return m_base->needed_libraries(path);
+  }
 
  private:
   template <typename Map, typename Ask>
@@ -178,6 +181,9 @@ class OverlayHost final : public Host {
   }
   std::optional<std::vector<std::string>> offload_targets(std::string_view path) const override {
     return m_base.offload_targets(path);
+  }
+  std::optional<std::vector<std::string>> needed_libraries(std::string_view path) const override {
+    return m_base.needed_libraries(path);
   }
 
  private:

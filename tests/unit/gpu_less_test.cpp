@@ -140,8 +140,8 @@ TEST_CASE("Every check says whether it judges the software or the machine") {
     CHECK(judges(id) == Judges::machine);
   }
   for (const auto* id : {"torch.cpu-wheel", "torch.cuda-wheel", "torch.companions",
-                         "torch.arch-missing", "arch.unsupported", "arch.override-wrong",
-                         "rocm.multiple", "env.rocm-arch", "env.unknown"}) {
+                         "python.cuda-packages", "torch.arch-missing", "arch.unsupported",
+                         "arch.override-wrong", "rocm.multiple", "env.rocm-arch", "env.unknown"}) {
     CAPTURE(id);
     CHECK(judges(id) == Judges::software);
   }

@@ -381,7 +381,8 @@ TEST_CASE("a rules directory holds only the rules files and only regular files",
     const RulesError error = dir_error(dir);
     CHECK(error.file() == dir.path() + "/foo.yaml");
     CHECK(contains(error,
-                   "not a rules file; the rules files are env_vars.yaml, gfx_targets.yaml, "
+                   "not a rules file; the rules files are cuda_packages.yaml, env_vars.yaml, "
+                   "gfx_targets.yaml, "
                    "pci_ids.yaml, revision.yaml, rocm_releases.yaml, torch.yaml, triage.yaml, "
                    "tuning.yaml, wsl.yaml"));
   }
@@ -400,10 +401,12 @@ TEST_CASE("a rules directory holds only the rules files and only regular files",
     dir.file("README.md", "notes\n");
     const RulesError error = dir_error(dir);
     CHECK(error.file() == dir.path());
-    CHECK(contains(error,
-                   "no rules files here; a rules directory holds env_vars.yaml, gfx_targets.yaml, "
-                   "pci_ids.yaml, revision.yaml, rocm_releases.yaml, torch.yaml, triage.yaml, "
-                   "tuning.yaml, wsl.yaml"));
+    CHECK(
+        contains(error,
+                 "no rules files here; a rules directory holds cuda_packages.yaml, env_vars.yaml, "
+                 "gfx_targets.yaml, "
+                 "pci_ids.yaml, revision.yaml, rocm_releases.yaml, torch.yaml, triage.yaml, "
+                 "tuning.yaml, wsl.yaml"));
   }
   SECTION("a FIFO is refused without waiting for a writer") {
     REQUIRE(::mkfifo((dir.path() + "/wsl.yaml").c_str(), 0600) == 0);
@@ -535,4 +538,78 @@ TEST_CASE("the real rules directory loads, and rules lint says valid", "[knowled
   CHECK(run_cli(4, argv, out, err, OutputIsTerminal::no) == 0);
   CHECK(out.str().find("valid\n") != std::string::npos);
   CHECK(err.str().empty());
+}
+
+TEST_CASE("cuda_packages.yaml: a broken row is refused at its line", "[knowledge][rules]") {
+  const std::string head =
+      "libraries:\n  cuda: [libcudart.so]\n  rocm: [libamdhip64.so]\n  source: s\npackages:\n";
+  const auto error_for = [&](const std::string& row) {
+    return files_error({{"cuda_packages.yaml", head + row}});
+  };
+  SECTION("a name pip would not compare") {
+    const auto error = error_for(
+        "  - name: Flash_Attn\n    what: x\n    name_is_cuda: true\n    breaks: fails\n"
+        "    breaks_how: x\n    source: s\n");
+    CHECK(error.line() == 6);
+    CHECK(contains(error, "is a normalised distribution name"));
+  }
+  SECTION("nothing that tells the CUDA build") {
+    const auto error = error_for(
+        "  - name: vllm\n    what: x\n    breaks: cuda_torch\n    breaks_how: x\n    source: s\n");
+    CHECK(error.line() == 6);
+    CHECK(contains(error, "else nothing tells its CUDA build"));
+  }
+  SECTION("an install line that does not run pip through the environment's interpreter") {
+    const auto error = error_for(
+        "  - name: vllm\n    what: x\n    untagged_is_cuda: true\n    breaks: cuda_torch\n"
+        "    breaks_how: x\n    rocm_build: y\n    install: \"pip install vllm\"\n    source: s\n");
+    CHECK(error.line() == 12);
+    CHECK(contains(error, "\"install\" is a line that runs \"{python} -m pip \""));
+  }
+  SECTION("an evidence path with * in a directory") {
+    const auto error = error_for(
+        "  - name: vllm\n    what: x\n    evidence:\n      - file: \"vllm*/_C.so\"\n"
+        "        says: linked\n    breaks: fails\n    breaks_how: x\n    source: s\n");
+    CHECK(error.line() == 9);
+    CHECK(contains(error, "with * only in its last part"));
+  }
+  SECTION("torch_indexes without {torch_index}") {
+    const auto error = error_for(
+        "  - name: xformers\n    what: x\n    name_is_cuda: true\n    breaks: fails\n"
+        "    breaks_how: x\n    rocm_build: y\n    install: \"{python} -m pip install xformers\"\n"
+        "    torch_indexes: [rocm6.4]\n    source: s\n");
+    CHECK(error.line() == 13);
+    CHECK(contains(error, "needs {torch_index}"));
+  }
+}
+
+TEST_CASE("cuda_packages.yaml: the embedded rows are the loaded file's", "[knowledge][rules]") {
+  const Knowledge loaded =
+      load_knowledge({{"cuda_packages.yaml", embedded_text("cuda_packages.yaml")},
+                      {"gfx_targets.yaml", embedded_text("gfx_targets.yaml")},
+                      {"pci_ids.yaml", embedded_text("pci_ids.yaml")},
+                      {"rocm_releases.yaml", embedded_text("rocm_releases.yaml")},
+                      {"torch.yaml", embedded_text("torch.yaml")},
+                      {"env_vars.yaml", embedded_text("env_vars.yaml")},
+                      {"wsl.yaml", embedded_text("wsl.yaml")},
+                      {"tuning.yaml", embedded_text("tuning.yaml")},
+                      {"revision.yaml", embedded_text("revision.yaml")}},
+                     "test");
+  const Knowledge& compiled = load_embedded_knowledge();
+  REQUIRE(loaded.cuda_packages.size() == compiled.cuda_packages.size());
+  for (std::size_t i = 0; i < loaded.cuda_packages.size(); ++i) {
+    const auto& a = loaded.cuda_packages[i];
+    const auto& b = compiled.cuda_packages[i];
+    CAPTURE(a.name);
+    CHECK(a.name == b.name);
+    CHECK(a.also == b.also);
+    CHECK(a.evidence.size() == b.evidence.size());
+    CHECK(a.breaks == b.breaks);
+    CHECK(a.install == b.install);
+    CHECK(a.pythons == b.pythons);
+    CHECK(a.torch_indexes == b.torch_indexes);
+    CHECK(a.comes_with_cuda_torch == b.comes_with_cuda_torch);
+  }
+  CHECK(loaded.build_libraries.cuda == compiled.build_libraries.cuda);
+  CHECK(loaded.build_libraries.rocm == compiled.build_libraries.rocm);
 }

@@ -77,6 +77,9 @@ class ManyThreads final : public Host {
   std::optional<std::vector<std::string>> offload_targets(std::string_view path) const override {
     return call([&] { return m_inner.offload_targets(path); });
   }
+  std::optional<std::vector<std::string>> needed_libraries(std::string_view path) const override {
+    return call([&] { return m_inner.needed_libraries(path); });
+  }
   KernelLog kernel_log() const override {
     return call([&] { return m_inner.kernel_log(); });
   }

@@ -119,7 +119,7 @@ TEST_CASE("companion rules that need no table", "[torch][companions]") {
   CHECK(days_between(20240229, 20240301) == 1);
 
   const auto mismatches = [](const char* t, const char* name, const char* version) {
-    return structural_mismatches(torch(t), PythonPackage{name, version}, "2.11.0");
+    return structural_mismatches(torch(t), PythonPackage{name, version, {}}, "2.11.0");
   };
   // AMD's 7.2 set: torch 2.9.1, torchvision 0.24.0, torchaudio 2.9.0 (patch levels drift).
   CHECK(mismatches("2.9.1+rocm7.2.0.git7e1940d4", "torchvision", "0.24.0+rocm7.2.0.gitb919bd0c")
@@ -147,14 +147,14 @@ TEST_CASE("companion rules that need no table", "[torch][companions]") {
 TEST_CASE("the Triton companion is named by the torch release", "[torch][companions]") {
   PythonEnvironment environment;
   environment.torch = torch("2.10.0+rocm7.0");
-  environment.packages = {{"torch", "2.10.0+rocm7.0"}, {"pytorch-triton-rocm", "3.5.1"}};
+  environment.packages = {{"torch", "2.10.0+rocm7.0", {}}, {"pytorch-triton-rocm", "3.5.1", {}}};
   CHECK(triton_mismatch(environment, nullptr).has_value());
-  environment.packages.push_back({"triton-rocm", "3.6.0"});
+  environment.packages.push_back({"triton-rocm", "3.6.0", {}});
   CHECK_FALSE(triton_mismatch(environment, nullptr).has_value());
   environment.torch = torch("2.9.1+rocm6.4");
-  environment.packages = {{"torch", "2.9.1+rocm6.4"}, {"pytorch-triton-rocm", "3.5.1"}};
+  environment.packages = {{"torch", "2.9.1+rocm6.4", {}}, {"pytorch-triton-rocm", "3.5.1", {}}};
   CHECK_FALSE(triton_mismatch(environment, nullptr).has_value());
-  environment.packages.push_back({"triton", "3.5.1"});  // PyPI's CUDA triton beside it
+  environment.packages.push_back({"triton", "3.5.1", {}});  // PyPI's CUDA triton beside it
   CHECK(triton_mismatch(environment, nullptr).has_value());
   CHECK(last_torchaudio(knowledge()) == "2.11.0");
 }
