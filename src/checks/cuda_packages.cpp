@@ -198,6 +198,22 @@ std::vector<Found> cuda_builds_in(const CheckContext& context,
   return found;
 }
 
+/// The packages found, grouped by their rules row in the order first found: NVIDIA's runtime
+/// wheels are one line, not seventeen.
+std::vector<std::vector<const Found*>> by_rule(const std::vector<Found>& found) {
+  std::vector<std::vector<const Found*>> groups;
+  for (const auto& item : found) {
+    auto group = std::find_if(groups.begin(), groups.end(),
+                              [&](const auto& g) { return g.front()->rule == item.rule; });
+    if (group == groups.end()) {
+      groups.push_back({&item});
+    } else {
+      group->push_back(&item);
+    }
+  }
+  return groups;
+}
+
 std::vector<Fix> fixes_for(const PythonEnvironment& environment, const std::vector<Found>& found) {
   const std::string python = python_of(&environment);
   std::vector<std::string> names;
@@ -252,15 +268,24 @@ CheckResult python_cuda_packages(const CheckContext& context) {
       continue;
     }
     std::vector<std::string> here;
-    for (const auto& item : found) {
-      const CudaPackage& rule = *item.rule;
+    for (const auto& group : by_rule(found)) {
+      const CudaPackage& rule = *group.front()->rule;
       fails = fails || rule.breaks == CudaPackageBreaks::cuda_torch ||
               rule.breaks == CudaPackageBreaks::fails;
-      here.push_back(fmt::format("{} {} ({})", item.package->name, item.package->version,
-                                 breaks_words(rule.breaks)));
-      evidence.push_back(fmt::format("{} {} in {}: the CUDA build ({}). {}", item.package->name,
-                                     item.package->version, environment.site_dir, item.why,
-                                     rule.breaks_how));
+      std::vector<std::string> named;
+      for (const auto* item : group) {
+        named.push_back(item->package->name + " " + item->package->version);
+      }
+      if (group.size() == 1) {
+        here.push_back(fmt::format("{} ({})", named.front(), breaks_words(rule.breaks)));
+        evidence.push_back(fmt::format("{} in {}: the CUDA build ({}). {}", named.front(),
+                                       environment.site_dir, group.front()->why, rule.breaks_how));
+      } else {
+        here.push_back(
+            fmt::format("{} of {} ({})", group.size(), rule.what, breaks_words(rule.breaks)));
+        evidence.push_back(fmt::format("{}: {} in {}. {}", rule.what, util::join(named, ", "),
+                                       environment.site_dir, rule.breaks_how));
+      }
     }
     summary.push_back(fmt::format("in {}: {}", environment.site_dir, util::join(here, ", ")));
     for (auto& step : fixes_for(environment, found)) {

@@ -5,6 +5,8 @@
 
 #include <fcntl.h>
 
+#include <fstream>
+
 #include <string>
 #include <vector>
 
@@ -298,4 +300,31 @@ TEST_CASE("elf_needed on hostile bytes: unknown, never a guess") {
   std::string unterminated = good;
   unterminated.back() = 'x';
   CHECK_FALSE(elf_needed(util::StringBytes(unterminated)));
+}
+
+TEST_CASE("A real CUDA 13 venv's packages, moved beside a ROCm torch: what each name is") {
+  // The dist-info names of PyPI's torch 2.11.0+cu130 venv on an H100 host (tests/data).
+  std::ifstream in(std::string(ROCDOC_SOURCE_DIR) +
+                   "/tests/data/nvidia-h100-torch211-cu130-site-packages.txt");
+  REQUIRE(in);
+  std::vector<PythonPackage> packages{{"torch", "2.7.1+rocm6.3", {}}};
+  for (std::string line; std::getline(in, line);) {
+    if (auto package = package_from_metadata_dir(line); package && package->name != "torch") {
+      packages.push_back(std::move(*package));
+    }
+  }
+  REQUIRE(packages.size() > 150);
+  const auto result = judge(facts_with(packages));
+  REQUIRE(result.status == Status::fail);  // cupy-cuda13x fails on the GPU
+  CHECK(fix_commands(result).front() ==
+        k_python +
+            " -m pip uninstall -y cuda-bindings cuda-pathfinder cuda-toolkit cupy-cuda13x "
+            "jax-cuda13-pjrt jax-cuda13-plugin nvidia-cublas nvidia-cuda-cupti nvidia-cuda-nvrtc "
+            "nvidia-cuda-runtime nvidia-cudnn-cu13 nvidia-cufft nvidia-cufile nvidia-curand "
+            "nvidia-cusolver nvidia-cusparse nvidia-cusparselt-cu13 nvidia-nccl-cu13 "
+            "nvidia-nvjitlink nvidia-nvshmem-cu13 nvidia-nvtx");
+  // One line per rules row: the runtime wheels and JAX's two plugin packages are grouped.
+  CHECK(result.evidence.size() == 3);
+  CHECK(
+      contains(result.message, "18 of NVIDIA's CUDA runtime wheels (left behind by a CUDA torch)"));
 }
