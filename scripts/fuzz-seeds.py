@@ -291,6 +291,12 @@ def custom_seeds():
             text = "".join(f"<6>{line}\n" for line in log["lines"] if isinstance(line, str))
             yield "kernel_log", name, text.encode()
     yield "kernel_log", "ras-count", b"ue: 2\nce: 17\n"
+    # .gitignore files of a scanned tree, then after a NUL the path asked about.
+    for label, text, path in [
+            ("pytorch-like", b"build/\n*.o\n!keep.o\n/third_party/**\n# c\n\\#x\n", b"build"),
+            ("anchored", b"docs/*.md\n/top.cu\n**/gen/\n[a-c]?.cu \n", b"src/gen/a1.cu"),
+            ("negations", b"*\n!*/\n!*.cu\n", b"csrc/attention.cu")]:
+        yield "ignore_rules", label, text + b"\0" + path
 
 
 def main():
@@ -326,7 +332,7 @@ def main():
         write(harness, label, content)
     print(", ".join(f"{harness}: {written[harness]}" for harness in sorted(written)), "seeds in", out)
     expected = set(SEEDS) | {"snapshot_manifest", "path_in_root", "visible_devices", "rules",
-                             "triage", "runtime_result", "smoke_output", "offload_bundle",
+                             "triage", "runtime_result", "smoke_output", "offload_bundle", "ignore_rules",
                              "fleet_report"}
     missing = sorted(expected - set(written))
     if missing:
