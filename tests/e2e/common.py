@@ -1,6 +1,7 @@
 """Helpers for the end-to-end tests: run the built rocdoc binary and count results."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -64,3 +65,21 @@ def archive_text(path):
             if member.isfile():
                 chunks.append(archive.extractfile(member).read().decode("utf-8", "replace"))
     return "\n".join(chunks)
+
+
+def place(source, tree):
+    """Copies one file or link of this machine to the same path under tree (links as links;
+    a hard link where the file system allows, so no copy of a 47 MB library)."""
+    target = tree + source
+    if os.path.lexists(target):
+        return
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    if os.path.islink(source):
+        os.symlink(os.readlink(source), target)
+    elif os.path.isdir(source):
+        os.makedirs(target, exist_ok=True)
+    elif os.path.isfile(source):
+        try:
+            os.link(source, target)
+        except OSError:
+            shutil.copy2(source, target)

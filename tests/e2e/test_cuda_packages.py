@@ -14,29 +14,13 @@ import subprocess
 import sys
 import tempfile
 
-from common import Results, report, validate
+from common import Results, place, report, validate
 
 binary = sys.argv[1]
 results = Results()
 SITE = "/usr/lib/python3/dist-packages"
 ROCRAND = "/usr/lib/x86_64-linux-gnu/librocrand.so.1"
 TORCH_C = SITE + "/torch/_C.cpython-311-x86_64-linux-gnu.so"
-
-
-def place(source, tree):
-    target = tree + source
-    if os.path.lexists(target):
-        return
-    os.makedirs(os.path.dirname(target), exist_ok=True)
-    if os.path.islink(source):
-        os.symlink(os.readlink(source), target)
-    elif os.path.isdir(source):
-        os.makedirs(target, exist_ok=True)
-    elif os.path.isfile(source):
-        try:
-            os.link(source, target)
-        except OSError:
-            shutil.copy2(source, target)
 
 
 def copy_to(source, target):

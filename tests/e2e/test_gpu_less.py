@@ -21,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 
-from common import FIXTURES, Results, report, run, validate
+from common import FIXTURES, Results, place, report, run, validate
 
 binary = sys.argv[1]
 results = Results()
@@ -30,23 +30,6 @@ MACHINE_CHECKS = ["gpu.none", "gpu.not-bound", "driver.amdgpu-missing", "driver.
                   "rocm.agents", "perm.kfd", "perm.render", "perm.container-groups",
                   "env.visible-devices", "numa.balancing", "shm.small"]
 DEBIAN_TORCH = "/usr/lib/python3/dist-packages/torch/version.py"
-
-
-def place(source, tree):
-    """Copies one file or link of this machine to the same path under tree (links as links)."""
-    target = tree + source
-    if os.path.lexists(target):
-        return
-    os.makedirs(os.path.dirname(target), exist_ok=True)
-    if os.path.islink(source):
-        os.symlink(os.readlink(source), target)
-    elif os.path.isdir(source):
-        os.makedirs(target, exist_ok=True)
-    elif os.path.isfile(source):
-        try:
-            os.link(source, target)  # same file system: no copy of 47 MB
-        except OSError:
-            shutil.copy2(source, target)
 
 
 def debian_version(path):
