@@ -9,6 +9,7 @@
 
 #include "src/checks/checks.h"
 #include "src/checks/software.h"
+#include "src/util/shell.h"
 #include "src/util/strings.h"
 
 namespace rocdoc::checks {
@@ -185,6 +186,12 @@ std::vector<Found> cuda_builds_in(const CheckContext& context,
   std::vector<Found> found;
   const bool cuda_torch = environment.torch && environment.torch->build == TorchBuild::cuda;
   for (const auto& package : environment.packages) {
+    // A name pip could have written (PEP 503: [a-z0-9-] once normalised); anything else in a
+    // dist-info name is not a distribution, whatever a rules wildcard would match.
+    if (package.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") !=
+        std::string::npos) {
+      continue;
+    }
     const CudaPackage* rule = context.knowledge.cuda_package(package.name);
     if (rule == nullptr || (cuda_torch && rule->comes_with_cuda_torch)) {
       continue;  // a CUDA torch's own runtime wheels are torch.cuda-wheel's finding
@@ -218,7 +225,7 @@ std::vector<Fix> fixes_for(const PythonEnvironment& environment, const std::vect
   const std::string python = python_of(&environment);
   std::vector<std::string> names;
   for (const auto& item : found) {
-    names.push_back(item.package->name);
+    names.push_back(util::shell_word(item.package->name));
   }
   std::vector<Fix> fix{{fmt::format("Remove the CUDA builds from {}", environment.describe()),
                         python + " -m pip uninstall -y " + util::join(names, " "), false}};

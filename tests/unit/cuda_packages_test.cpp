@@ -328,3 +328,13 @@ TEST_CASE("A real CUDA 13 venv's packages, moved beside a ROCm torch: what each 
   CHECK(
       contains(result.message, "18 of NVIDIA's CUDA runtime wheels (left behind by a CUDA torch)"));
 }
+
+TEST_CASE("A dist-info name that is no distribution name never reaches a fix command") {
+  // "nvidia-$(touch x)-cu12" would match the rules' nvidia-*-cu12; pip never writes such a name.
+  const auto package = package_from_metadata_dir("nvidia_$(touch x)_cu12-1.0.dist-info");
+  REQUIRE(package);
+  const auto result = judge(facts_with({*package, {"nvidia-cublas-cu12", "12.1.3.1", {}}}));
+  REQUIRE(result.status == Status::warn);
+  CHECK(fix_commands(result) ==
+        std::vector<std::string>{k_python + " -m pip uninstall -y nvidia-cublas-cu12"});
+}
