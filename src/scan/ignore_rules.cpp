@@ -163,6 +163,9 @@ std::vector<IgnoreRule> parse_ignore_file(std::string_view content, std::string_
     if (line.front() == '/') {
       line.remove_prefix(1);
     }
+    if (line.empty()) {
+      continue;  // "//" is "/" for a directory: it names nothing
+    }
     rule.pattern = std::string(line);
     rules.push_back(std::move(rule));
   }

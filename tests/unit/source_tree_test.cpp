@@ -87,7 +87,7 @@ TEST_CASE("gitignore lines: comments, negation, anchoring, directories, the last
   const auto nested = parse_ignore_file("*.cu\n", "third/");
   CHECK(ignore_verdict(nested, "third/k.cu", PathKind::file) == std::optional(true));
   CHECK_FALSE(ignore_verdict(nested, "other/k.cu", PathKind::file).has_value());
-  CHECK(parse_ignore_file("#only a comment\n\n   \n/\n!\n", "").empty());
+  CHECK(parse_ignore_file("#only a comment\n\n   \n/\n!\n//\n!//\n", "").empty());
 }
 
 TEST_CASE("The walk lists source files, respects .gitignore and skips what it must") {
