@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "src/scan/file_kind.h"
 #include "src/scan/ignore_rules.h"
 #include "src/scan/source_tree.h"
 #include "tests/unit/test_support.h"
@@ -164,4 +165,26 @@ TEST_CASE("The names the scan reads") {
     CAPTURE(name);
     CHECK_FALSE(is_source_name(name));
   }
+}
+
+TEST_CASE("A file's kind: by its name, and a YAML file by what it holds") {
+  CHECK(source_kind("attention.cu", "") == SourceKind::cxx);
+  CHECK(source_kind("kernel.hip", "") == SourceKind::cxx);
+  CHECK(source_kind("setup.py", "") == SourceKind::python);
+  CHECK(source_kind("CMakeLists.txt", "") == SourceKind::cmake);
+  CHECK(source_kind("rules.mk", "") == SourceKind::make);
+  CHECK(source_kind("run.sh", "") == SourceKind::shell);
+  CHECK(source_kind("Dockerfile.rocm", "") == SourceKind::dockerfile);
+  CHECK(source_kind("app.dockerfile", "") == SourceKind::dockerfile);
+  CHECK(source_kind("pyproject.toml", "") == SourceKind::pyproject);
+  CHECK_FALSE(source_kind("other.toml", ""));
+  CHECK_FALSE(source_kind("README.md", ""));
+  // YAML: compose by name or by a top-level services key; a manifest by apiVersion and kind.
+  CHECK(source_kind("docker-compose.gpu.yml", "") == SourceKind::compose);
+  CHECK(source_kind("stack.yaml", "version: '3'\nservices:\n  vllm:\n") == SourceKind::compose);
+  CHECK(source_kind("job.yaml", "apiVersion: batch/v1\nkind: Job\n") == SourceKind::kubernetes);
+  CHECK(source_kind("list.yaml", "items:\n- apiVersion: v1\n  kind: Pod\n") ==
+        SourceKind::kubernetes);
+  CHECK_FALSE(source_kind(".pre-commit-config.yaml", "repos:\n- repo: x\n"));
+  CHECK(source_kind_name(SourceKind::kubernetes) == "Kubernetes manifest");
 }
