@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds the portable release binary of rocdoc: inside a Debian 11 (bullseye, glibc 2.31) root made
 # with debootstrap from Debian's archive, with that root's own packages only: gcc 10, CMake 3.18,
-# fmt 7.1, nlohmann-json 3.9 and the static yaml-cpp 0.6, libarchive 3.4, zlib and zstd. CLI11 is
+# fmt 7.1, nlohmann-json 3.9 and the static yaml-cpp 0.6, libarchive 3.4, zlib, zstd and RE2. CLI11 is
 # the vendored copy (third_party/CLI11: Debian 11 packages none). The result needs glibc >= 2.31
 # and nothing but glibc (libc, libdl, libpthread) at run time:
 #
@@ -36,7 +36,7 @@ if [ ! -x "$ROOT/usr/bin/cmake" ]; then
   step "debootstrap bullseye into $ROOT"
   $SUDO rm -rf "$ROOT"
   $SUDO debootstrap --variant=minbase \
-    --include=g++,make,cmake,ninja-build,pkg-config,binutils,libfmt-dev,nlohmann-json3-dev,libyaml-cpp-dev,libpci-dev,libarchive-dev,zlib1g-dev,libzstd-dev,nettle-dev \
+    --include=g++,make,cmake,ninja-build,pkg-config,binutils,libfmt-dev,nlohmann-json3-dev,libyaml-cpp-dev,libpci-dev,libarchive-dev,zlib1g-dev,libzstd-dev,nettle-dev,libre2-dev \
     bullseye "$ROOT" "$MIRROR" >"$OUT/debootstrap.log" 2>&1 || {
     tail -20 "$OUT/debootstrap.log"
     exit 1
@@ -46,7 +46,7 @@ fi
 step "build dependencies in the bullseye root"
 $SUDO chroot "$ROOT" sh -c 'export DEBIAN_FRONTEND=noninteractive; apt-get install -y -qq --no-install-recommends \
   g++ make cmake ninja-build pkg-config binutils libfmt-dev nlohmann-json3-dev libyaml-cpp-dev libpci-dev \
-  libarchive-dev zlib1g-dev libzstd-dev nettle-dev' >"$OUT/apt.log" 2>&1 || {
+  libarchive-dev zlib1g-dev libzstd-dev nettle-dev libre2-dev' >"$OUT/apt.log" 2>&1 || {
   tail -20 "$OUT/apt.log"
   exit 1
 }

@@ -7,4 +7,4 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
   g++ cmake ninja-build pkg-config \
-  libcli11-dev libfmt-dev nlohmann-json3-dev libyaml-cpp-dev libpci-dev libarchive-dev zlib1g-dev libzstd-dev catch2 pci.ids
+  libcli11-dev libfmt-dev nlohmann-json3-dev libyaml-cpp-dev libpci-dev libarchive-dev zlib1g-dev libzstd-dev libre2-dev catch2 pci.ids

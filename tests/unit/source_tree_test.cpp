@@ -10,6 +10,7 @@
 
 #include "src/scan/file_kind.h"
 #include "src/scan/ignore_rules.h"
+#include "src/scan/pattern_set.h"
 #include "src/scan/source_tree.h"
 #include "tests/unit/test_support.h"
 
@@ -187,4 +188,46 @@ TEST_CASE("A file's kind: by its name, and a YAML file by what it holds") {
         SourceKind::kubernetes);
   CHECK_FALSE(source_kind(".pre-commit-config.yaml", "repos:\n- repo: x\n"));
   CHECK(source_kind_name(SourceKind::kubernetes) == "Kubernetes manifest");
+}
+
+TEST_CASE("Patterns are matched in one pass, line by line, and placed by line and column") {
+  // Patterns of the scan's research (issue 26): a 32-bit mask to a _sync builtin, lane
+  // arithmetic with 32, an NVIDIA base image.
+  auto compiled = PatternSet::compile(
+      {R"(\b__(?:shfl(?:_up|_down|_xor)?|ballot|all|any)_sync\s*\(\s*0[xX][fF]{8}[uU]?\b)",
+       R"(\bthreadIdx\.[xyz]\s*(?:%\s*32\b|&\s*(?:31|0x1[fF])\b|>>\s*5\b))",
+       R"((?i)^\s*FROM\s+(?:[\w.-]+(?::\d+)?/)?nvidia/cuda\b)"});
+  REQUIRE(compiled.error.empty());
+  const PatternSet& set = *compiled.set;
+  CHECK(set.size() == 3);
+  const std::string source =
+      "int lane = threadIdx.x % 32;\n"
+      "v += __shfl_xor_sync(0xffffffff, v, 16);\n"
+      "v += __shfl_xor_sync(0xffffffffffffffffULL, v, 16);\n"  // 64-bit: no finding
+      "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\n";
+  const auto found = set.find_all(source);
+  CHECK(found.complete);
+  REQUIRE(found.matches.size() == 3);
+  CHECK(found.matches[0].pattern == 1);
+  CHECK(position_of(source, found.matches[0].offset).line == 1);
+  CHECK(position_of(source, found.matches[0].offset).column == 12);
+  CHECK(found.matches[1].pattern == 0);
+  CHECK(position_of(source, found.matches[1].offset).line == 2);
+  CHECK(source.substr(found.matches[1].offset, found.matches[1].length) ==
+        "__shfl_xor_sync(0xffffffff");
+  CHECK(found.matches[2].pattern == 2);
+  CHECK(position_of(source, found.matches[2].offset).line == 4);
+  // Never across a line end, even where the pattern's \s could.
+  auto spanning = PatternSet::compile({R"(__shfl_sync\s*\(\s*0xffffffff)"});
+  REQUIRE(spanning.error.empty());
+  CHECK(spanning.set->find_all("__shfl_sync(\n0xffffffff").matches.empty());
+  // Empty matches advance; the limit is said.
+  auto empty = PatternSet::compile({"x*"});
+  REQUIRE(empty.error.empty());
+  CHECK(empty.set->find_all("ab").matches.size() == 3);
+  CHECK_FALSE(empty.set->find_all(std::string(100, 'a'), 10).complete);
+  // A pattern RE2 cannot take is named.
+  const auto bad = PatternSet::compile({"ok", "(?<=lookbehind)x"});
+  CHECK(bad.set == nullptr);
+  CHECK(bad.error.rfind("pattern 2 ((?<=lookbehind)x): ", 0) == 0);
 }
