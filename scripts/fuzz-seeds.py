@@ -297,6 +297,15 @@ def custom_seeds():
             ("anchored", b"docs/*.md\n/top.cu\n**/gen/\n[a-c]?.cu \n", b"src/gen/a1.cu"),
             ("negations", b"*\n!*/\n!*.cu\n", b"csrc/attention.cu")]:
         yield "ignore_rules", label, text + b"\0" + path
+    # Source text for the scan's matcher: CUDA idioms that are findings and portable ones.
+    yield "pattern_set", "block-reduce", (b"static __shared__ float shared[32];\n"
+                                          b"int lane = threadIdx.x & 0x1f;\nint wid = threadIdx.x >> 5;\n"
+                                          b"for (int mask = 16; mask > 0; mask >>= 1)\n"
+                                          b"  val += __shfl_xor_sync(0xffffffff, val, mask, 32);\n")
+    yield "pattern_set", "portable", (b"#if defined(__HIP_PLATFORM_AMD__)\n"
+                                      b"v += __shfl_xor_sync(0xffffffffffffffffULL, v, warpSize / 2);\n"
+                                      b"#endif\nasm volatile(\"v_mov_b32 %0, %1\" : \"=v\"(a) : \"v\"(b));\n")
+    yield "pattern_set", "dockerfile", b"FROM nvcr.io/nvidia/pytorch:24.05-py3\nFROM nvidia/cuda:12.4.1-devel\r\nRUN pip install vllm\n"
 
 
 def main():
@@ -332,7 +341,7 @@ def main():
         write(harness, label, content)
     print(", ".join(f"{harness}: {written[harness]}" for harness in sorted(written)), "seeds in", out)
     expected = set(SEEDS) | {"snapshot_manifest", "path_in_root", "visible_devices", "rules",
-                             "triage", "runtime_result", "smoke_output", "offload_bundle", "ignore_rules",
+                             "triage", "runtime_result", "smoke_output", "offload_bundle", "ignore_rules", "pattern_set",
                              "fleet_report"}
     missing = sorted(expected - set(written))
     if missing:
