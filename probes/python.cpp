@@ -241,9 +241,19 @@ std::vector<PackageFile> evidence_files(const Host& host, const std::string& sit
         slash == std::string::npos ? site_dir : site_dir + "/" + evidence.pattern.substr(0, slash);
     const std::string last =
         slash == std::string::npos ? evidence.pattern : evidence.pattern.substr(slash + 1);
-    const auto listed = slash == std::string::npos ? std::optional(site_names) : host.list_dir(dir);
+    // The site directory's own listing is at hand; a package directory is listed when asked.
+    std::optional<std::vector<std::string>> listed;
+    if (slash != std::string::npos) {
+      listed = host.list_dir(dir);
+    }
+    const std::vector<std::string>* names = slash == std::string::npos ? &site_names
+                                            : listed                   ? &*listed
+                                                                       : nullptr;
+    if (names == nullptr) {
+      continue;
+    }
     std::size_t found = 0;
-    for (const auto& name : listed.value_or(std::vector<std::string>{})) {
+    for (const auto& name : *names) {
       if (found == k_max_per_pattern || !util::wildcard_match(last, name)) {
         continue;
       }
