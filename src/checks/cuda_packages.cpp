@@ -103,17 +103,18 @@ Verdict build_of(const PythonPackage& package, const CudaPackage& rule,
   return {Build::unknown, ""};
 }
 
-/// An environment that runs on an AMD GPU: beside a ROCm torch, or on a host whose only GPUs
-/// are AMD's.
-bool runs_on_amd(const CheckContext& context, const PythonEnvironment& environment) {
-  if (environment.torch && environment.torch->build == TorchBuild::rocm) {
-    return true;
-  }
+/// A host whose only GPUs are AMD's: there, every environment runs on an AMD GPU.
+bool only_amd_gpus(const CheckContext& context) {
   const bool nvidia =
       context.facts.pci &&
       std::any_of(context.facts.pci->devices.begin(), context.facts.pci->devices.end(),
                   [](const PciDevice& device) { return device.gpu == GpuVendor::nvidia; });
   return !context.amd_gpus.empty() && !nvidia;
+}
+
+/// An environment that runs on an AMD GPU: beside a ROCm torch, or on such a host.
+bool runs_on_amd(const PythonEnvironment& environment, bool only_amd) {
+  return only_amd || (environment.torch && environment.torch->build == TorchBuild::rocm);
 }
 
 /// The rules' pip line for this environment; nullopt when a placeholder has no value here.
@@ -205,10 +206,12 @@ std::vector<Found> cuda_builds_in(const CheckContext& context,
   return found;
 }
 
+using Groups = std::vector<std::vector<const Found*>>;
+
 /// The packages found, grouped by their rules row in the order first found: NVIDIA's runtime
 /// wheels are one line, not seventeen.
-std::vector<std::vector<const Found*>> by_rule(const std::vector<Found>& found) {
-  std::vector<std::vector<const Found*>> groups;
+Groups by_rule(const std::vector<Found>& found) {
+  Groups groups;
   for (const auto& item : found) {
     auto group = std::find_if(groups.begin(), groups.end(),
                               [&](const auto& g) { return g.front()->rule == item.rule; });
@@ -221,7 +224,9 @@ std::vector<std::vector<const Found*>> by_rule(const std::vector<Found>& found) 
   return groups;
 }
 
-std::vector<Fix> fixes_for(const PythonEnvironment& environment, const std::vector<Found>& found) {
+/// One uninstall of everything found, in the order found, then the ROCm build of each rules row.
+std::vector<Fix> fixes_for(const PythonEnvironment& environment, const std::vector<Found>& found,
+                           const Groups& groups) {
   const std::string python = python_of(&environment);
   std::vector<std::string> names;
   for (const auto& item : found) {
@@ -229,14 +234,8 @@ std::vector<Fix> fixes_for(const PythonEnvironment& environment, const std::vect
   }
   std::vector<Fix> fix{{fmt::format("Remove the CUDA builds from {}", environment.describe()),
                         python + " -m pip uninstall -y " + util::join(names, " "), false}};
-  std::vector<const CudaPackage*> done;
-  for (const auto& item : found) {
-    const CudaPackage& rule = *item.rule;
-    if (std::find(done.begin(), done.end(), &rule) != done.end()) {
-      continue;  // nvidia-cublas-cu12 and nvidia-nccl-cu12 share one row
-    }
-    done.push_back(&rule);
-    if (auto step = rocm_build_fix(rule, environment)) {
+  for (const auto& group : groups) {
+    if (auto step = rocm_build_fix(*group.front()->rule, environment)) {
       fix.push_back(std::move(*step));
     }
   }
@@ -265,8 +264,9 @@ CheckResult python_cuda_packages(const CheckContext& context) {
   std::vector<Fix> fix;
   bool fails = false;
   bool any = false;
+  const bool only_amd = only_amd_gpus(context);
   for (const auto& environment : context.facts.python->environments) {
-    if (!runs_on_amd(context, environment)) {
+    if (!runs_on_amd(environment, only_amd)) {
       continue;
     }
     any = true;
@@ -275,7 +275,8 @@ CheckResult python_cuda_packages(const CheckContext& context) {
       continue;
     }
     std::vector<std::string> here;
-    for (const auto& group : by_rule(found)) {
+    const Groups groups = by_rule(found);
+    for (const auto& group : groups) {
       const CudaPackage& rule = *group.front()->rule;
       fails = fails || rule.breaks == CudaPackageBreaks::cuda_torch ||
               rule.breaks == CudaPackageBreaks::fails;
@@ -295,7 +296,7 @@ CheckResult python_cuda_packages(const CheckContext& context) {
       }
     }
     summary.push_back(fmt::format("in {}: {}", environment.site_dir, util::join(here, ", ")));
-    for (auto& step : fixes_for(environment, found)) {
+    for (auto& step : fixes_for(environment, found, groups)) {
       fix.push_back(std::move(step));
     }
   }

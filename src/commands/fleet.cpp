@@ -31,19 +31,15 @@
 namespace rocdoc {
 namespace {
 
-bool ends_with(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
-
-bool is_snapshot(std::string_view path) { return ends_with(path, ".tar.gz"); }
+bool is_snapshot(std::string_view path) { return path.ends_with(".tar.gz"); }
 
 /// node017.json -> node017, node017.tar.gz -> node017; other names are kept whole.
 std::string node_name(std::string_view path) {
   const auto slash = path.rfind('/');
   std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
-  if (ends_with(base, ".json")) {
+  if (base.ends_with(".json")) {
     base.remove_suffix(5);
-  } else if (ends_with(base, ".tar.gz")) {
+  } else if (base.ends_with(".tar.gz")) {
     base.remove_suffix(7);
   }
   return std::string(base);
@@ -59,10 +55,10 @@ std::optional<std::string> list_directory(const std::string& dir, std::vector<st
   std::vector<std::string> found;
   while (const dirent* entry = ::readdir(handle)) {
     const std::string name = entry->d_name;
-    if (name.empty() || name[0] == '.' || (!ends_with(name, ".json") && !is_snapshot(name))) {
+    if (name.empty() || name[0] == '.' || (!name.ends_with(".json") && !is_snapshot(name))) {
       continue;
     }
-    const std::string path = dir + (ends_with(dir, "/") ? "" : "/") + name;
+    const std::string path = dir + (dir.ends_with("/") ? "" : "/") + name;
     struct stat st {};
     if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
       found.push_back(path);

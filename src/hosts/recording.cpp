@@ -158,17 +158,25 @@ Uname RecordingHost::uname() const {
   return *m_recording.uname;
 }
 
+SnapshotBinary* RecordingHost::binary_entry(std::string_view path) const {
+  const auto inside = resolve(path, FinalLink::follow);
+  if (!inside) {
+    return nullptr;
+  }
+  const auto stat = m_inner.stat(path);
+  SnapshotBinary& binary = m_recording.binaries[*inside];
+  binary.size = stat ? stat->size : 0;
+  return &binary;
+}
+
 std::optional<std::vector<std::string>> RecordingHost::offload_targets(
     std::string_view path) const {
   auto targets = m_inner.offload_targets(path);
   // A library without GPU code (libc10.so) is not recorded: it reads back as unknown, which
   // the probes treat the same as none.
   if (targets && !targets->empty()) {
-    if (const auto inside = resolve(path, FinalLink::follow)) {
-      const auto stat = m_inner.stat(path);
-      SnapshotBinary& binary = m_recording.binaries[*inside];
-      binary.size = stat ? stat->size : 0;
-      binary.gfx_targets = *targets;
+    if (SnapshotBinary* binary = binary_entry(path)) {
+      binary->gfx_targets = *targets;
     }
   }
   return targets;
@@ -178,11 +186,8 @@ std::optional<std::vector<std::string>> RecordingHost::needed_libraries(
     std::string_view path) const {
   auto needed = m_inner.needed_libraries(path);
   if (needed) {
-    if (const auto inside = resolve(path, FinalLink::follow)) {
-      const auto stat = m_inner.stat(path);
-      SnapshotBinary& binary = m_recording.binaries[*inside];
-      binary.size = stat ? stat->size : 0;
-      binary.needed = *needed;
+    if (SnapshotBinary* binary = binary_entry(path)) {
+      binary->needed = *needed;
     }
   }
   return needed;

@@ -62,6 +62,8 @@ class RecordingHost final : public Host {
  private:
   /// The path as the inspected machine resolves it; records each link met on the way.
   std::optional<std::string> resolve(std::string_view path, FinalLink final_link) const;
+  /// The "binaries" entry of a library, its size recorded; null when the path does not resolve.
+  SnapshotBinary* binary_entry(std::string_view path) const;
 
   const Host& m_inner;
   mutable Recording m_recording;

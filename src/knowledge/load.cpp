@@ -204,10 +204,12 @@ class RuleReader {
     return value;
   }
 
-  /// An optional true/false; false when the key is absent.
-  bool flag(const YAML::Node& parent, const char* key) const {
-    return parent[key] &&
-           util::to_lower(choice(parent, key, {"true", "false", "True", "False"})) == "true";
+  /// An optional true/false (or True/False); `when_absent` when the key is absent.
+  bool flag(const YAML::Node& parent, const char* key, bool when_absent = false) const {
+    if (!parent[key]) {
+      return when_absent;
+    }
+    return util::to_lower(choice(parent, key, {"true", "false", "True", "False"})) == "true";
   }
 
   /// A list of gfx targets that must all be defined.
@@ -822,11 +824,7 @@ void load_wsl(const RuleReader& reader, Knowledge& knowledge) {
     release.rocm = reader.text(entry, "rocm");
     release.windows_driver = reader.optional_text(entry, "windows_driver");
     release.runtime_library = reader.optional_text(entry, "runtime_library");
-    if (entry["supported"]) {
-      const std::string supported =
-          util::to_lower(reader.choice(entry, "supported", {"true", "false", "True", "False"}));
-      release.supported = supported == "true";
-    }
+    release.supported = reader.flag(entry, "supported", true);
     release.source = reader.text(entry, "source");
     reader.targets(entry, "gpus", knowledge);
     if (entry["requires_env"]) {
@@ -862,6 +860,96 @@ bool is_evidence_pattern(const std::string& pattern) {
          pattern.back() != '/';
 }
 
+/// The evidence files of a package row (`evidence`).
+std::vector<PackageEvidenceFile> evidence_files(const RuleReader& reader, const YAML::Node& entry) {
+  std::vector<PackageEvidenceFile> files;
+  if (!entry["evidence"]) {
+    return files;
+  }
+  for (const auto& file : reader.sequence(entry, "evidence")) {
+    reader.require_map(file, "an evidence file");
+    PackageEvidenceFile evidence;
+    evidence.pattern = reader.text(file, "file");
+    if (!is_evidence_pattern(evidence.pattern)) {
+      reader.fail(file["file"],
+                  "\"file\" is a relative path under site-packages with * "
+                  "only in its last part, not " +
+                      quoted(evidence.pattern));
+    }
+    const std::string says = reader.choice(file, "says", {"cuda", "rocm", "linked"});
+    evidence.says = says == "cuda"   ? PackageEvidence::cuda
+                    : says == "rocm" ? PackageEvidence::rocm
+                                     : PackageEvidence::linked;
+    files.push_back(std::move(evidence));
+  }
+  return files;
+}
+
+/// A name of a package row (`name`, or one of `also`): normalised, and in no other row.
+void check_package_name(const RuleReader& reader, const YAML::Node& node, const std::string& name,
+                        std::set<std::string>& seen) {
+  if (!is_distribution_name(name)) {
+    reader.fail(node,
+                "a package name is a normalised distribution name (lower case, digits, single "
+                "dashes; * for any run of characters), not " +
+                    quoted(name));
+  }
+  if (!seen.insert(name).second) {
+    reader.fail(node, "package " + bare(name) + " is listed twice");
+  }
+}
+
+/// What the ROCm build is and how it is installed (`rocm_build`, `install`, `pythons`,
+/// `torch_indexes`).
+void load_rocm_build(const RuleReader& reader, const YAML::Node& entry, CudaPackage& package) {
+  package.rocm_build = reader.optional_text(entry, "rocm_build");
+  package.install = reader.optional_text(entry, "install");
+  if (!package.install.empty() && (package.rocm_build.empty() ||
+                                   package.install.find("{python} -m pip ") == std::string::npos)) {
+    reader.fail(entry["install"],
+                "\"install\" is a line that runs \"{python} -m pip \", "
+                "beside a \"rocm_build\"");
+  }
+  package.pythons = reader.texts(entry, "pythons");
+  package.torch_indexes = reader.texts(entry, "torch_indexes");
+  if (!package.torch_indexes.empty() &&
+      package.install.find("{torch_index}") == std::string::npos) {
+    reader.fail(entry["torch_indexes"], "\"torch_indexes\" needs {torch_index} in \"install\"");
+  }
+}
+
+CudaPackage cuda_package(const RuleReader& reader, const YAML::Node& entry,
+                         std::set<std::string>& seen) {
+  CudaPackage package;
+  package.name = reader.text(entry, "name");
+  check_package_name(reader, entry["name"], package.name, seen);
+  package.also = reader.texts(entry, "also");
+  for (std::size_t i = 0; i < package.also.size(); ++i) {
+    check_package_name(reader, entry["also"][i], package.also[i], seen);
+  }
+  package.what = reader.text(entry, "what");
+  package.name_is_cuda = reader.flag(entry, "name_is_cuda");
+  package.untagged_is_cuda = reader.flag(entry, "untagged_is_cuda");
+  package.comes_with_cuda_torch = reader.flag(entry, "comes_with_cuda_torch");
+  package.evidence = evidence_files(reader, entry);
+  if (!package.name_is_cuda && !package.untagged_is_cuda && package.evidence.empty()) {
+    reader.fail(entry,
+                "a package needs \"evidence\", \"name_is_cuda\" or "
+                "\"untagged_is_cuda\": else nothing tells its CUDA build");
+  }
+  const std::string breaks =
+      reader.choice(entry, "breaks", {"cuda_torch", "fails", "cpu_fallback", "leftover"});
+  package.breaks = breaks == "cuda_torch"     ? CudaPackageBreaks::cuda_torch
+                   : breaks == "fails"        ? CudaPackageBreaks::fails
+                   : breaks == "cpu_fallback" ? CudaPackageBreaks::cpu_fallback
+                                              : CudaPackageBreaks::leftover;
+  package.breaks_how = reader.text(entry, "breaks_how");
+  load_rocm_build(reader, entry, package);
+  package.source = reader.text(entry, "source");
+  package.note = reader.optional_text(entry, "note");
+  return package;
+}
+
 void load_cuda_packages(const RuleReader& reader, Knowledge& knowledge) {
   const YAML::Node& libraries = reader.root()["libraries"];
   reader.require_map(libraries, "\"libraries\"");
@@ -873,76 +961,7 @@ void load_cuda_packages(const RuleReader& reader, Knowledge& knowledge) {
   }
   std::set<std::string> seen;
   for (const auto& entry : reader.entries("packages", "a package")) {
-    CudaPackage package;
-    package.name = reader.text(entry, "name");
-    if (!is_distribution_name(package.name)) {
-      reader.fail(entry["name"],
-                  "\"name\" is a normalised distribution name (lower case, "
-                  "digits, single dashes; * for any run of characters), not " +
-                      quoted(package.name));
-    }
-    if (!seen.insert(package.name).second) {
-      reader.fail(entry["name"], "package " + bare(package.name) + " is listed twice");
-    }
-    package.also = reader.texts(entry, "also");
-    for (std::size_t i = 0; i < package.also.size(); ++i) {
-      if (!is_distribution_name(package.also[i]) || !seen.insert(package.also[i]).second) {
-        reader.fail(entry["also"][i], "\"also\" holds distribution names listed once, not " +
-                                          quoted(package.also[i]));
-      }
-    }
-    package.what = reader.text(entry, "what");
-    package.name_is_cuda = reader.flag(entry, "name_is_cuda");
-    package.untagged_is_cuda = reader.flag(entry, "untagged_is_cuda");
-    package.comes_with_cuda_torch = reader.flag(entry, "comes_with_cuda_torch");
-    if (entry["evidence"]) {
-      for (const auto& file : reader.sequence(entry, "evidence")) {
-        reader.require_map(file, "an evidence file");
-        PackageEvidenceFile evidence;
-        evidence.pattern = reader.text(file, "file");
-        if (!is_evidence_pattern(evidence.pattern)) {
-          reader.fail(file["file"],
-                      "\"file\" is a relative path under site-packages with * "
-                      "only in its last part, not " +
-                          quoted(evidence.pattern));
-        }
-        const std::string says = reader.choice(file, "says", {"cuda", "rocm", "linked"});
-        evidence.says = says == "cuda"   ? PackageEvidence::cuda
-                        : says == "rocm" ? PackageEvidence::rocm
-                                         : PackageEvidence::linked;
-        package.evidence.push_back(std::move(evidence));
-      }
-    }
-    if (!package.name_is_cuda && !package.untagged_is_cuda && package.evidence.empty()) {
-      reader.fail(entry,
-                  "a package needs \"evidence\", \"name_is_cuda\" or "
-                  "\"untagged_is_cuda\": else nothing tells its CUDA build");
-    }
-    const std::string breaks =
-        reader.choice(entry, "breaks", {"cuda_torch", "fails", "cpu_fallback", "leftover"});
-    package.breaks = breaks == "cuda_torch"     ? CudaPackageBreaks::cuda_torch
-                     : breaks == "fails"        ? CudaPackageBreaks::fails
-                     : breaks == "cpu_fallback" ? CudaPackageBreaks::cpu_fallback
-                                                : CudaPackageBreaks::leftover;
-    package.breaks_how = reader.text(entry, "breaks_how");
-    package.rocm_build = reader.optional_text(entry, "rocm_build");
-    package.install = reader.optional_text(entry, "install");
-    if (!package.install.empty() &&
-        (package.rocm_build.empty() ||
-         package.install.find("{python} -m pip ") == std::string::npos)) {
-      reader.fail(entry["install"],
-                  "\"install\" is a line that runs \"{python} -m pip \", "
-                  "beside a \"rocm_build\"");
-    }
-    package.pythons = reader.texts(entry, "pythons");
-    package.torch_indexes = reader.texts(entry, "torch_indexes");
-    if (!package.torch_indexes.empty() &&
-        package.install.find("{torch_index}") == std::string::npos) {
-      reader.fail(entry["torch_indexes"], "\"torch_indexes\" needs {torch_index} in \"install\"");
-    }
-    package.source = reader.text(entry, "source");
-    package.note = reader.optional_text(entry, "note");
-    knowledge.cuda_packages.push_back(std::move(package));
+    knowledge.cuda_packages.push_back(cuda_package(reader, entry, seen));
   }
 }
 
@@ -1016,10 +1035,7 @@ void load_triage(const RuleReader& reader, Knowledge& knowledge) {
             reader.fail(fix["kind"], "a fix with a \"kind\" needs a \"command\"");
           }
         }
-        if (fix["needs_root"]) {
-          parsed.needs_root = util::to_lower(reader.choice(
-                                  fix, "needs_root", {"true", "false", "True", "False"})) == "true";
-        }
+        parsed.needs_root = reader.flag(fix, "needs_root");
         signature.fixes.push_back(std::move(parsed));
       }
     }

@@ -9,10 +9,6 @@ namespace rocdoc {
 
 namespace {
 
-bool ends_with(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
-
 constexpr std::pair<std::string_view, SourceKind> k_suffixes[] = {
     {".cu", SourceKind::cxx},
     {".cuh", SourceKind::cxx},
@@ -59,6 +55,8 @@ bool has_key(std::string_view head, std::string_view key) {
   return false;
 }
 
+bool is_yaml(std::string_view name) { return name.ends_with(".yaml") || name.ends_with(".yml"); }
+
 std::optional<SourceKind> yaml_kind(std::string_view name, std::string_view head) {
   const std::string lower = util::to_lower(name);
   if (lower.rfind("docker-compose", 0) == 0 || lower.rfind("compose.", 0) == 0 ||
@@ -86,15 +84,19 @@ std::optional<SourceKind> source_kind(std::string_view name, std::string_view he
   if (name == "pyproject.toml") {
     return SourceKind::pyproject;
   }
-  if (ends_with(name, ".yaml") || ends_with(name, ".yml")) {
+  if (is_yaml(name)) {
     return yaml_kind(name, head);
   }
   for (const auto& [suffix, kind] : k_suffixes) {
-    if (ends_with(name, suffix)) {
+    if (name.ends_with(suffix)) {
       return kind;
     }
   }
   return std::nullopt;
+}
+
+bool is_source_name(std::string_view name) {
+  return is_yaml(name) || source_kind(name, "").has_value();
 }
 
 std::string_view source_kind_name(SourceKind kind) {

@@ -26,6 +26,10 @@ enum class SourceKind {
 /// file that is neither compose nor a manifest).
 std::optional<SourceKind> source_kind(std::string_view name, std::string_view head);
 
+/// A file name the scan reads: one source_kind() knows by its name, or a YAML file (whose
+/// kind its content tells).
+bool is_source_name(std::string_view name);
+
 /// "C/C++/CUDA/HIP", "Python", … for messages and the SARIF rules' descriptions.
 std::string_view source_kind_name(SourceKind kind);
 

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "src/scan/file_kind.h"
 #include "src/scan/ignore_rules.h"
 #include "src/util/strings.h"
 #include "src/util/unique_fd.h"
@@ -21,16 +22,6 @@ constexpr std::string_view k_version_control[] = {".git", ".hg", ".svn"};
 constexpr std::string_view k_vendored[] = {
     "__pycache__", "node_modules", "site-packages", "dist-packages", ".venv",   "venv",
     ".tox",        "third_party",  "3rdparty",      "vendor",        "external"};
-constexpr std::string_view k_source_suffixes[] = {
-    ".c",  ".cc",  ".cpp",   ".cxx", ".h",  ".hh",   ".hpp",  ".hxx", ".cu",  ".cuh", ".hip",
-    ".py", ".pyx", ".cmake", ".mk",  ".sh", ".bash", ".yaml", ".yml", ".inl", ".toml"};
-constexpr std::string_view k_source_names[] = {"CMakeLists.txt", "Makefile",   "makefile",
-                                               "GNUmakefile",    "Dockerfile", "Containerfile"};
-
-bool ends_with(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
-
 struct Walker {
   const SourceTreeLimits& limits;
   VendoredDirectories vendored;
@@ -182,17 +173,6 @@ struct Walker {
 
 bool is_vendored_directory(std::string_view name) {
   return std::find(std::begin(k_vendored), std::end(k_vendored), name) != std::end(k_vendored);
-}
-
-bool is_source_name(std::string_view name) {
-  if (std::find(std::begin(k_source_names), std::end(k_source_names), name) !=
-          std::end(k_source_names) ||
-      name.rfind("Dockerfile.", 0) == 0 || ends_with(name, ".Dockerfile") ||
-      ends_with(name, ".dockerfile")) {
-    return true;
-  }
-  return std::any_of(std::begin(k_source_suffixes), std::end(k_source_suffixes),
-                     [&](std::string_view suffix) { return ends_with(name, suffix); });
 }
 
 SourceWalk walk_source_tree(const std::string& root, const SourceTreeLimits& limits,

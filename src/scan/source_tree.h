@@ -38,7 +38,8 @@ struct SourceTree {
   bool truncated = false;
 };
 
-/// The regular files under `root` whose names the scan knows (`is_source_name`); an error
+/// The regular files under `root` whose names the scan knows (`is_source_name`,
+/// src/scan/file_kind.h); an error
 /// message when `root` itself cannot be opened as a directory.
 struct SourceWalk {
   SourceTree tree;
@@ -51,9 +52,5 @@ SourceWalk walk_source_tree(const std::string& root, const SourceTreeLimits& lim
 /// and environments (__pycache__, node_modules, site-packages, .venv, venv, .tox), and
 /// vendored code (third_party, 3rdparty, vendor, external).
 bool is_vendored_directory(std::string_view name);
-
-/// A file name the scan reads: C, C++, CUDA and HIP sources and headers, Python, CMake and
-/// Make files, shell scripts, Dockerfiles, compose files, YAML manifests and pyproject.toml.
-bool is_source_name(std::string_view name);
 
 }  // namespace rocdoc
