@@ -306,6 +306,19 @@ def custom_seeds():
                                       b"v += __shfl_xor_sync(0xffffffffffffffffULL, v, warpSize / 2);\n"
                                       b"#endif\nasm volatile(\"v_mov_b32 %0, %1\" : \"=v\"(a) : \"v\"(b));\n")
     yield "pattern_set", "dockerfile", b"FROM nvcr.io/nvidia/pytorch:24.05-py3\nFROM nvidia/cuda:12.4.1-devel\r\nRUN pip install vllm\n"
+    # Whole files for the scan's judgement: the real ports of tests/scan/real/, each after a
+    # byte that picks its kind (the order of source_kinds(): cxx, python, cmake, make, shell,
+    # dockerfile, compose, kubernetes, pyproject).
+    kinds = {".cu": 0, ".cuh": 0, ".hip": 0, ".h": 0, ".cpp": 0, ".py": 1, "Dockerfile": 5}
+    real = os.path.join(SOURCE, "tests", "scan", "real")
+    for directory, _, names in sorted(os.walk(real)):
+        for name in sorted(names):
+            kind = next((k for suffix, k in kinds.items() if name.endswith(suffix)), None)
+            if kind is not None:
+                with open(os.path.join(directory, name), "rb") as f:
+                    yield "code_scan", os.path.basename(directory) + "-" + name, bytes([kind]) + f.read()
+    yield "code_scan", "branches", (b"\x00#ifndef USE_ROCM\n#define W 32\n#elif X\n#else\\\n#define W 64\n"
+                                    b"#endif\n#endif\n// rocdoc: ignore[code.warp-size\nint l = threadIdx.x % 32;\n")
 
 
 def main():
@@ -341,7 +354,7 @@ def main():
         write(harness, label, content)
     print(", ".join(f"{harness}: {written[harness]}" for harness in sorted(written)), "seeds in", out)
     expected = set(SEEDS) | {"snapshot_manifest", "path_in_root", "visible_devices", "rules",
-                             "triage", "runtime_result", "smoke_output", "offload_bundle", "ignore_rules", "pattern_set",
+                             "triage", "runtime_result", "smoke_output", "offload_bundle", "ignore_rules", "pattern_set", "code_scan",
                              "fleet_report"}
     missing = sorted(expected - set(written))
     if missing:

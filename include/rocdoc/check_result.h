@@ -57,8 +57,12 @@ enum class Scope { anywhere, bare_metal };
 /// What a check judges: the installed software (torch, ROCm, overrides, variables), or the
 /// machine itself (hardware, driver, permissions, tuning, or anything that needs the real
 /// devices). GPU-less mode (`--gpu`) judges the software against the declared GPUs and skips
-/// the machine checks.
-enum class Judges { software, machine };
+/// the machine checks; the code checks judge a scanned source tree and run only with --scan.
+enum class Judges {
+  software,
+  machine,
+  code,  ///< the source tree of `check --scan DIR`: these checks run only then
+};
 
 struct CheckInfo {
   std::string_view id;

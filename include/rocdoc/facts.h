@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "rocdoc/code_scan.h"
 #include "rocdoc/host_answers.h"
 #include "rocdoc/runtime.h"
 #include "rocdoc/smoke.h"
@@ -550,6 +551,9 @@ struct Facts {
   std::optional<KernelLogFacts> kernel_log;
   std::optional<RuntimeFacts> runtime;  ///< --deep (rocdoc/runtime.h), or a snapshot's record
   std::optional<SmokeFacts> smoke;      ///< --smoke (rocdoc/smoke.h), or a snapshot's record
+  /// `check --scan DIR`: what the source scan found (rocdoc/code_scan.h); the code.* checks
+  /// judge it and run only when it is set.
+  std::optional<CodeScanFacts> code_scan;
 };
 
 }  // namespace rocdoc

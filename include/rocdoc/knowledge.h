@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "rocdoc/check_result.h"
+
 namespace rocdoc {
 
 enum class GpuKind { radeon, instinct, apu };
@@ -337,6 +339,51 @@ struct BuildLibraries {
   std::string source;
 };
 
+/// Where in a C/C++ file's preprocessor branches a code pattern applies
+/// (rules/code_patterns.yaml `branch`).
+enum class CodeBranch {
+  code,      ///< everywhere but a branch only CUDA builds compile (the default)
+  rocm,      ///< only in a branch only ROCm/HIP builds compile
+  anywhere,  ///< every line, whatever the branch (the kinds without a preprocessor)
+};
+
+/// A CUDA-only assumption in source code, as a regular expression over one line
+/// (rules/code_patterns.yaml; `rocdoc scan`, `check --scan`).
+struct CodePattern {
+  std::string id;    ///< the code.* check it is evidence for ("code.warp-size")
+  std::string name;  ///< unique among the patterns ("sync-mask-32-bit")
+  /// The file kinds it applies to ("cxx", "python", "cmake", "make", "shell", "dockerfile",
+  /// "compose", "kubernetes", "pyproject"), as src/scan/file_kind.h names them.
+  std::vector<std::string> kinds;
+  Severity severity = Severity::warning;
+  std::string match;           ///< RE2, multi-line mode, never across a line end
+  std::string unless_line;     ///< RE2: no finding when the line (or a context line) matches
+  unsigned context_lines = 0;  ///< lines above the match that unless_line also reads
+  std::string unless_file;     ///< RE2: no finding when the file matches anywhere
+  CodeBranch branch = CodeBranch::code;
+  /// RE2 over the conditions of the enclosing #if branches (C/C++ only): no finding when it
+  /// matches (the architecture tests that make a hard-coded wave size right).
+  std::string unless_branch;
+  std::string what;                  ///< what happens on ROCm
+  std::string replacement;           ///< what to write instead
+  std::vector<std::string> sources;  ///< the citations, resolved from the file's `sources`
+};
+
+/// The preprocessor macros that tell a ROCm/HIP build from a CUDA build
+/// (rules/code_patterns.yaml `platform_macros`).
+/// Files only a CUDA build compiles, by their path (rules/code_patterns.yaml
+/// `cuda_only_paths`): the scan does not judge them.
+struct CodeCudaOnlyPaths {
+  std::vector<std::string> match;  ///< RE2 over the path from the tree's root
+  std::vector<std::string> sources;
+};
+
+struct CodePlatformMacros {
+  std::vector<std::string> rocm;  ///< defined by ROCm/HIP builds only (USE_ROCM, __HIPCC__…)
+  std::vector<std::string> cuda;  ///< defined by CUDA builds only (__CUDA_ARCH__, __NVCC__…)
+  std::vector<std::string> sources;
+};
+
 /// An amdgpu DKMS module version and the ROCm release it ships with.
 struct DriverVersion {
   std::string module;  ///< "6.8.5", as /sys/module/amdgpu/version reads
@@ -380,6 +427,9 @@ struct Knowledge {
   std::vector<TriageSignature> triage_signatures;  ///< rules/triage.yaml, in file order
   std::vector<CudaPackage> cuda_packages;          ///< rules/cuda_packages.yaml, in file order
   BuildLibraries build_libraries;                  ///< rules/cuda_packages.yaml
+  std::vector<CodePattern> code_patterns;          ///< rules/code_patterns.yaml, in file order
+  CodePlatformMacros code_platform_macros;         ///< rules/code_patterns.yaml
+  CodeCudaOnlyPaths code_cuda_only_paths;          ///< rules/code_patterns.yaml
   AllocatorConfig allocator;                       ///< rules/tuning.yaml
   ShmFloor shm;                                    ///< rules/tuning.yaml
   std::string revision;  ///< date of the newest source the rules encode ("2026-11-26")

@@ -1,6 +1,7 @@
 // The pipeline: Host → probes → facts → checks → a Report (rocdoc/report.h).
 #pragma once
 
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -23,10 +24,12 @@ struct CheckSelection {
 /// Runs every probe and the selected checks. `interpreters` are those named with --python.
 /// With `declared_gpus` (--gpu: GPU-less mode) the checks see those GPUs instead of the ones
 /// found, and the machine checks (Judges::machine) are skipped. `runtime`: --deep and its
-/// --timeout (the runtime probe).
+/// --timeout (the runtime probe). `code_scan`: what `--scan DIR` found, which the code.*
+/// checks judge (they run only with it).
 Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelection& selection,
                   const std::vector<PythonInterpreter>& interpreters = {},
                   const std::vector<DeclaredGpu>& declared_gpus = {},
-                  const RuntimeOptions& runtime = {});
+                  const RuntimeOptions& runtime = {},
+                  std::optional<CodeScanFacts> code_scan = std::nullopt);
 
 }  // namespace rocdoc

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "rocdoc/code_scan.h"
 #include "rocdoc/report.h"
 
 namespace rocdoc {
@@ -65,5 +66,34 @@ inline constexpr std::size_t k_slurm_reason_max = 100;
 std::string slurm_reason(const Report& report);
 /// slurm_reason() and a newline.
 void render_slurm(const Report& report, std::ostream& out);
+
+/// The values of `scan --format`.
+inline constexpr std::string_view k_scan_formats[] = {"human", "json", "sarif"};
+
+/// A code.* check as the scan's outputs describe it (its row of the check table).
+struct CodeCheckRow {
+  std::string id;
+  std::string title;
+  Severity severity = Severity::warning;  ///< the most severe a finding of it can be
+};
+
+/// What `rocdoc scan` renders: the findings and how they were judged.
+struct ScanReport {
+  const CodeScanFacts& scan;
+  std::vector<CodeCheckRow> checks;
+  FailOn fail_on = FailOn::error;
+  int exit_code = 0;
+  std::string tool_version;
+  std::string rules_revision;
+  std::string root_uri;  ///< file:///abs/root/ for SARIF's SRCROOT; "" when unknown
+};
+
+/// ruff/clang-tidy style: "path:line:col: code.warp-size error: what", the line, the fix;
+/// then a summary line (skipped paths listed when verbose).
+void render_scan_human(const ScanReport& report, std::ostream& out, const HumanOptions& options);
+/// JSON, schema "rocdoc-scan/1" (docs/scan.schema.json).
+void render_scan_json(const ScanReport& report, std::ostream& out);
+/// SARIF 2.1.0 (OASIS), for GitHub code scanning and other SARIF viewers (docs/scan.md).
+void render_scan_sarif(const ScanReport& report, std::ostream& out);
 
 }  // namespace rocdoc

@@ -118,6 +118,9 @@ struct Report {
 /// Whether this result alone makes the exit code 1 under `fail_on`: a failure, or with
 /// --fail-on warning a warning of severity warning (judge() decides with it).
 bool counts_toward_gate(const CheckResult& result, FailOn fail_on);
+/// Whether a source-scan finding makes the exit code 1 under `fail_on`: an error, or with
+/// --fail-on warning a warning (info never does), as counts_toward_gate decides for checks.
+bool code_finding_counts(Severity severity, FailOn fail_on);
 /// Decides the exit code and verdict under `fail_on` and the `required` check ids.
 Outcome judge(const Report& report, FailOn fail_on, const std::vector<std::string>& required = {});
 /// judge(report, fail_on).exit_code: 0 when nothing reaches the fail level, 1 otherwise.

@@ -107,6 +107,14 @@ CheckResult runtime_compute(const CheckContext& context);
 // torch_smoke.cpp: --smoke, probe smoke
 CheckResult torch_smoke(const CheckContext& context);
 
+// code.cpp: check --scan DIR (the source scan's findings, rules/code_patterns.yaml)
+CheckResult code_warp_size(const CheckContext& context);
+CheckResult code_inline_ptx(const CheckContext& context);
+CheckResult code_cuda_only_api(const CheckContext& context);
+CheckResult code_nccl_env(const CheckContext& context);
+CheckResult code_cuda_build(const CheckContext& context);
+CheckResult code_cuda_container(const CheckContext& context);
+
 // Shared helpers
 /// "Radeon RX 7900 XTX (0000:03:00.0, gfx1100)"
 std::string describe(const AmdGpu& gpu);

@@ -24,6 +24,7 @@
 #include "src/commands/arguments.h"
 #include "src/commands/command.h"
 #include "src/commands/python_interpreter.h"
+#include "src/commands/scan.h"
 #include "src/commands/terminal_style.h"
 #include "src/hosts/declared_gpus.h"
 #include "src/hosts/live.h"
@@ -72,6 +73,7 @@ struct CheckOptions {
   bool deep = false;                 ///< --deep: load the runtimes in child processes
   bool smoke = false;                ///< --smoke: run torch on the GPUs in child processes
   std::string timeout;               ///< --timeout SECONDS for the --deep and --smoke children
+  std::string scan;                  ///< --scan DIR: the code.* checks judge this source tree
 };
 
 /// --gpu, --sysroot and --env used together in a way that cannot work; nullopt when fine.
@@ -164,6 +166,9 @@ std::optional<std::string> check_argument_problem(const CheckOptions& options) {
     return problem;
   }
   if (auto problem = directory_problem("check --rules", options.rules)) {
+    return problem;
+  }
+  if (auto problem = directory_problem("check --scan", options.scan)) {
     return problem;
   }
   const std::vector<std::pair<std::string_view, const std::string*>> files = {
@@ -276,9 +281,13 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
   if (options.redact) {
     redacting = std::make_unique<RedactingHost>(*host);
   }
-  Report report =
-      run_report(redacting ? *redacting : *host, knowledge, selection, interpreters, declared_gpus,
-                 runtime_options(options.deep, options.smoke, options.timeout));
+  std::optional<CodeScanFacts> code_scan;
+  if (!options.scan.empty()) {
+    code_scan = scan_directory(options.scan, knowledge, false);
+  }
+  Report report = run_report(
+      redacting ? *redacting : *host, knowledge, selection, interpreters, declared_gpus,
+      runtime_options(options.deep, options.smoke, options.timeout), std::move(code_scan));
   report.outcome = judge(report, fail_on, {required.begin(), required.end()});
   describe_capture(*host, capture_report, report);
   // The report is complete: render every output, then write the files, then standard output.
@@ -349,6 +358,12 @@ RegisteredCommand add_check_options(CLI::App& command, const CLI::App& /*app*/) 
       ->type_name("FILE")
       ->take_last();
   check->add_option("--rules", options.rules, "Use the rules in DIR instead of the embedded ones")
+      ->type_name("DIR")
+      ->take_last();
+  check
+      ->add_option("--scan", options.scan,
+                   "Also scan the source tree DIR for code that only runs on NVIDIA (the code.* "
+                   "checks, as rocdoc scan DIR finds them)")
       ->type_name("DIR")
       ->take_last();
   check->add_flag("--redact", options.redact,
@@ -433,7 +448,7 @@ RegisteredCommand add_check_options(CLI::App& command, const CLI::App& /*app*/) 
   // --help lists the options in these groups, in this order (by each group's first option).
   const std::vector<std::pair<std::string, std::vector<std::string>>> groups = {
       {"What to read",
-       {"--root", "--snapshot", "--rules", "--python", "--deep", "--smoke", "--timeout"}},
+       {"--root", "--snapshot", "--rules", "--python", "--deep", "--smoke", "--timeout", "--scan"}},
       {"Without the GPU (GPU-less mode)", {"--gpu", "--sysroot", "--env"}},
       {"Which checks, and what fails", {"--only", "--skip", "--require", "--fail-on"}},
       {"Output",

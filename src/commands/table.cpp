@@ -11,6 +11,7 @@ RegisteredCommand add_check_options(CLI::App& command, const CLI::App& app);
 RegisteredCommand add_rules_options(CLI::App& command, const CLI::App& app);
 RegisteredCommand add_snapshot_options(CLI::App& command, const CLI::App& app);
 RegisteredCommand add_triage_options(CLI::App& command, const CLI::App& app);
+RegisteredCommand add_scan_options(CLI::App& command, const CLI::App& app);
 RegisteredCommand add_targets_options(CLI::App& command, const CLI::App& app);
 RegisteredCommand add_fleet_options(CLI::App& command, const CLI::App& app);
 RegisteredCommand add_topology_options(CLI::App& command, const CLI::App& app);
@@ -22,7 +23,7 @@ namespace {
 
 constexpr std::array<std::string_view, 2> k_rules_subcommands = {"lint", "show"};
 
-const std::array<Command, 10> k_commands = {{
+const std::array<Command, 11> k_commands = {{
     {"check", "Inspect this machine (or a snapshot) and report", {}, add_check_options},
     {"rules", "Validate or show the knowledge base", k_rules_subcommands, add_rules_options},
     {"snapshot",
@@ -35,6 +36,11 @@ const std::array<Command, 10> k_commands = {{
      "with check ids and fixes",
      {},
      add_triage_options},
+    {"scan",
+     "Find what only runs on NVIDIA in a source tree (warp size 32, PTX, NVML, CUDA-only builds "
+     "and containers), with the fix for each line; human, JSON or SARIF",
+     {},
+     add_scan_options},
     {"targets",
      "Print the GPU targets compiled into HIP binaries (.so files, objects, offload bundles, code "
      "objects) or named by a rocBLAS Tensile directory",

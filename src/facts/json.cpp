@@ -387,6 +387,38 @@ json tuning_json(const TuningFacts& tuning) {
 
 }  // namespace
 
+namespace {
+
+/// check --scan DIR: the source scan's totals and findings (the code.* checks' evidence).
+json code_scan_json(const CodeScanFacts& scan) {
+  json findings = json::array();
+  for (const CodeFinding& finding : scan.findings) {
+    findings.push_back({{"id", finding.id},
+                        {"pattern", finding.pattern},
+                        {"severity", to_string(finding.severity)},
+                        {"path", finding.path},
+                        {"line", finding.line},
+                        {"column", finding.column},
+                        {"end_column", finding.end_column},
+                        {"text", finding.text},
+                        {"fingerprint", finding.fingerprint}});
+  }
+  json skipped = json::array();
+  for (const CodeSkip& skip : scan.skipped) {
+    skipped.push_back({{"path", skip.path}, {"why", skip.why}});
+  }
+  return {{"root", scan.root},
+          {"files_scanned", scan.files_scanned},
+          {"bytes_scanned", scan.bytes_scanned},
+          {"suppressed_inline", scan.suppressed_inline},
+          {"baselined", scan.baselined},
+          {"truncated", scan.truncated},
+          {"findings", findings},
+          {"skipped", skipped}};
+}
+
+}  // namespace
+
 json facts_to_json(const Facts& facts) {
   json result = json::object();
   result["pci"] = facts.pci ? pci_json(*facts.pci) : json(nullptr);
@@ -496,6 +528,9 @@ json facts_to_json(const Facts& facts) {
   }
   result["runtime"] = facts.runtime ? runtime::runtime_facts_json(*facts.runtime) : json(nullptr);
   result["smoke"] = facts.smoke ? runtime::smoke_facts_json(*facts.smoke) : json(nullptr);
+  if (facts.code_scan) {
+    result["code_scan"] = code_scan_json(*facts.code_scan);  // only with check --scan DIR
+  }
   return result;
 }
 

@@ -136,7 +136,8 @@ void write(std::ostream& out, const rocdoc::Knowledge& k) {
       << "  k.wsl_releases.reserve(" << k.wsl_releases.size() << ");\n"
       << "  k.amd_wheels.reserve(" << k.amd_wheels.size() << ");\n"
       << "  k.triage_signatures.reserve(" << k.triage_signatures.size() << ");\n"
-      << "  k.cuda_packages.reserve(" << k.cuda_packages.size() << ");\n";
+      << "  k.cuda_packages.reserve(" << k.cuda_packages.size() << ");\n"
+      << "  k.code_patterns.reserve(" << k.code_patterns.size() << ");\n";
   for (const auto& t : k.targets) {
     out << "  k.targets.push_back(GfxTarget{.name = " << literal(t.name) << ", .kfd = " << t.kfd
         << "u, .family = " << literal(t.family) << ", .kind = " << kind(t.kind)
@@ -308,6 +309,25 @@ void write(std::ostream& out, const rocdoc::Knowledge& k) {
   out << "  k.build_libraries = BuildLibraries{.cuda = " << literals(k.build_libraries.cuda)
       << ", .rocm = " << literals(k.build_libraries.rocm)
       << ", .source = " << literal(k.build_libraries.source) << "};\n";
+  for (const auto& p : k.code_patterns) {
+    out << "  k.code_patterns.push_back(CodePattern{.id = " << literal(p.id)
+        << ", .name = " << literal(p.name) << ", .kinds = " << literals(p.kinds)
+        << ", .severity = " << enum_value("Severity", p.severity)
+        << ", .match = " << literal(p.match) << ", .unless_line = " << literal(p.unless_line)
+        << ", .context_lines = " << p.context_lines
+        << "u, .unless_file = " << literal(p.unless_file)
+        << ", .branch = " << enum_value("CodeBranch", p.branch)
+        << ", .unless_branch = " << literal(p.unless_branch) << ", .what = " << literal(p.what)
+        << ", .replacement = " << literal(p.replacement) << ", .sources = " << literals(p.sources)
+        << "});\n";
+  }
+  out << "  k.code_platform_macros = CodePlatformMacros{.rocm = "
+      << literals(k.code_platform_macros.rocm)
+      << ", .cuda = " << literals(k.code_platform_macros.cuda)
+      << ", .sources = " << literals(k.code_platform_macros.sources) << "};\n";
+  out << "  k.code_cuda_only_paths = CodeCudaOnlyPaths{.match = "
+      << literals(k.code_cuda_only_paths.match)
+      << ", .sources = " << literals(k.code_cuda_only_paths.sources) << "};\n";
   out << "  k.nightly_indexes = " << literals(k.nightly_indexes) << ";\n";
   out << "  k.revision = " << literal(k.revision) << ";\n";
   out << "  return k;\n}\n\n"

@@ -195,8 +195,15 @@ std::string scope_words(Scope scope) {
 }
 
 std::string judges_words(Judges judges) {
-  return judges == Judges::software ? "judges the installed software (runs in GPU-less mode too)"
-                                    : "judges the machine (skipped in GPU-less mode)";
+  switch (judges) {
+    case Judges::software:
+      return "judges the installed software (runs in GPU-less mode too)";
+    case Judges::machine:
+      return "judges the machine (skipped in GPU-less mode)";
+    case Judges::code:
+      break;
+  }
+  return "judges source code: rocdoc scan DIR, or rocdoc check --scan DIR (not run without it)";
 }
 
 std::vector<std::string> needs_of(const CheckInfo& check) {
@@ -346,7 +353,9 @@ void render_json_explain(const CheckInfo& check, const Knowledge& knowledge, con
       {"title", check.title},
       {"severity", to_string(check.severity)},
       {"scope", check.scope == Scope::bare_metal ? "bare_metal" : "anywhere"},
-      {"judges", check.judges == Judges::software ? "software" : "machine"},
+      {"judges", check.judges == Judges::software  ? "software"
+                 : check.judges == Judges::machine ? "machine"
+                                                   : "code"},
       {"needs", needs_of(check)},
       {"looks_at", terminal_text(doc.looks_at)},
       {"why", terminal_text(doc.why)},

@@ -3,6 +3,7 @@
 // Whole on purpose: one loader; each rules file's reader shares the RuleReader and its bounds.
 #include "rocdoc/knowledge.h"
 
+#include <re2/re2.h>
 #include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
@@ -965,6 +966,187 @@ void load_cuda_packages(const RuleReader& reader, Knowledge& knowledge) {
   }
 }
 
+bool is_check_id_form(const std::string& id);
+
+/// The citations of `source:` (one key or a list of keys of the file's `sources:` map).
+std::vector<std::string> cited_sources(const RuleReader& reader, const YAML::Node& entry,
+                                       const std::map<std::string, std::string>& sources) {
+  const YAML::Node node = entry["source"];
+  std::vector<std::string> keys;
+  if (node && node.IsScalar()) {
+    keys.push_back(reader.text(entry, "source"));
+  } else {
+    keys = reader.texts(entry, "source");
+  }
+  if (keys.empty()) {
+    reader.fail(node ? node : entry, "\"source\" must name one or more keys of \"sources\"");
+  }
+  std::vector<std::string> cited;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const auto it = sources.find(keys[i]);
+    if (it == sources.end()) {
+      reader.fail(node.IsSequence() ? node[i] : node,
+                  "unknown source " + quoted(keys[i]) + " (not in \"sources\")");
+    }
+    cited.push_back(it->second);
+  }
+  return cited;
+}
+
+/// An RE2 expression of a code pattern: it compiles, in multi-line mode and never across a
+/// line end as the scan runs it, and it needs at least one character to match.
+void check_expression(const RuleReader& reader, const YAML::Node& node, const char* key,
+                      const std::string& expression) {
+  RE2::Options options;
+  options.set_log_errors(false);
+  options.set_never_nl(true);
+  const RE2 compiled("(?m)" + expression, options);
+  if (!compiled.ok()) {
+    reader.fail(node, "\"" + std::string(key) +
+                          "\" is not an RE2 expression: " + util::excerpt(compiled.error(), 200));
+  }
+  if (RE2::PartialMatch("", compiled) || RE2::PartialMatch("\n", compiled)) {
+    reader.fail(node, "\"" + std::string(key) +
+                          "\" matches an empty line: a pattern needs "
+                          "at least one character to match");
+  }
+}
+
+std::string code_expression(const RuleReader& reader, const YAML::Node& entry, const char* key,
+                            bool required) {
+  const std::string expression =
+      required ? reader.text(entry, key) : reader.optional_text(entry, key);
+  if (!expression.empty()) {
+    check_expression(reader, entry[key], key, expression);
+  }
+  return expression;
+}
+
+constexpr std::string_view k_code_kinds[] = {
+    "cxx", "python", "cmake", "make", "shell", "dockerfile", "compose", "kubernetes", "pyproject"};
+
+std::vector<std::string> code_kinds(const RuleReader& reader, const YAML::Node& entry) {
+  std::vector<std::string> kinds = reader.texts(entry, "kinds");
+  if (kinds.empty()) {
+    reader.fail(entry["kinds"] ? entry["kinds"] : entry, "\"kinds\" must name file kinds");
+  }
+  for (std::size_t i = 0; i < kinds.size(); ++i) {
+    if (std::find(std::begin(k_code_kinds), std::end(k_code_kinds), kinds[i]) ==
+        std::end(k_code_kinds)) {
+      std::string list;
+      for (const auto kind : k_code_kinds) {
+        list += (list.empty() ? "" : ", ") + std::string(kind);
+      }
+      reader.fail(entry["kinds"][i],
+                  "unknown file kind " + quoted(kinds[i]) + " (one of " + list + ")");
+    }
+  }
+  return kinds;
+}
+
+/// `branch` and `unless_branch`: preprocessor branches exist in C/C++ only.
+void load_code_branch(const RuleReader& reader, const YAML::Node& entry, CodePattern& pattern) {
+  const bool cxx_only = pattern.kinds == std::vector<std::string>{"cxx"};
+  pattern.branch = cxx_only ? CodeBranch::code : CodeBranch::anywhere;
+  if (entry["branch"]) {
+    if (!cxx_only) {
+      reader.fail(entry["branch"], "\"branch\" needs kinds: [cxx] (only C/C++ has #if branches)");
+    }
+    pattern.branch = enum_choice<CodeBranch>(reader, entry, "branch",
+                                             {{"code", CodeBranch::code},
+                                              {"rocm", CodeBranch::rocm},
+                                              {"anywhere", CodeBranch::anywhere}});
+  }
+  pattern.unless_branch = code_expression(reader, entry, "unless_branch", false);
+  if (!pattern.unless_branch.empty() && pattern.branch == CodeBranch::anywhere) {
+    reader.fail(entry["unless_branch"],
+                "\"unless_branch\" needs kinds: [cxx] and a branch (code or rocm)");
+  }
+}
+
+CodePattern code_pattern(const RuleReader& reader, const YAML::Node& entry,
+                         const std::map<std::string, std::string>& sources,
+                         std::set<std::string>& names) {
+  CodePattern pattern;
+  pattern.id = reader.text(entry, "id");
+  if (!is_check_id_form(pattern.id) || !pattern.id.starts_with("code.")) {
+    reader.fail(entry["id"], "\"id\" must be a code.* check id, not " + quoted(pattern.id));
+  }
+  pattern.name = reader.text(entry, "name");
+  if (pattern.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") !=
+      std::string::npos) {
+    reader.fail(entry["name"],
+                "\"name\" is lower-case letters, digits and '-', not " + quoted(pattern.name));
+  }
+  if (!names.insert(pattern.name).second) {
+    reader.fail(entry["name"], "pattern " + quoted(pattern.name) + " is listed twice");
+  }
+  pattern.kinds = code_kinds(reader, entry);
+  pattern.severity = enum_choice<Severity>(
+      reader, entry, "severity",
+      {{"error", Severity::error}, {"warning", Severity::warning}, {"info", Severity::info}});
+  pattern.match = code_expression(reader, entry, "match", true);
+  pattern.unless_line = code_expression(reader, entry, "unless_line", false);
+  if (entry["context_lines"]) {
+    pattern.context_lines = reader.number(entry, "context_lines");
+    if (pattern.context_lines > 20 || pattern.unless_line.empty()) {
+      reader.fail(entry["context_lines"],
+                  "\"context_lines\" is 0 to 20, beside an \"unless_line\"");
+    }
+  }
+  pattern.unless_file = code_expression(reader, entry, "unless_file", false);
+  load_code_branch(reader, entry, pattern);
+  pattern.what = reader.text(entry, "what");
+  pattern.replacement = reader.text(entry, "replacement");
+  pattern.sources = cited_sources(reader, entry, sources);
+  return pattern;
+}
+
+std::vector<std::string> macro_names(const RuleReader& reader, const YAML::Node& node,
+                                     const char* key) {
+  std::vector<std::string> names = reader.texts(node, key);
+  if (names.empty()) {
+    reader.fail(node[key] ? node[key] : node, "\"" + std::string(key) + "\" must name macros");
+  }
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string& name = names[i];
+    if (std::isdigit(static_cast<unsigned char>(name[0])) ||
+        name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") !=
+            std::string::npos) {
+      reader.fail(node[key][i], "not a macro name: " + quoted(name));
+    }
+  }
+  return names;
+}
+
+void load_code_patterns(const RuleReader& reader, Knowledge& knowledge) {
+  const YAML::Node& listed = reader.root()["sources"];
+  reader.require_map(listed, "\"sources\"");
+  std::map<std::string, std::string> sources;
+  for (const auto& item : listed) {
+    if (!item.second.IsScalar() || item.second.Scalar().empty()) {
+      reader.fail(item.second, "a source is a non-empty string");
+    }
+    sources[item.first.Scalar()] = item.second.Scalar();
+  }
+  const YAML::Node& macros = reader.root()["platform_macros"];
+  reader.require_map(macros, "\"platform_macros\"");
+  knowledge.code_platform_macros.rocm = macro_names(reader, macros, "rocm");
+  knowledge.code_platform_macros.cuda = macro_names(reader, macros, "cuda");
+  knowledge.code_platform_macros.sources = cited_sources(reader, macros, sources);
+  const YAML::Node& paths = reader.root()["cuda_only_paths"];
+  reader.require_map(paths, "\"cuda_only_paths\"");
+  knowledge.code_cuda_only_paths.match = reader.texts(paths, "match");
+  for (std::size_t i = 0; i < knowledge.code_cuda_only_paths.match.size(); ++i) {
+    check_expression(reader, paths["match"][i], "match", knowledge.code_cuda_only_paths.match[i]);
+  }
+  knowledge.code_cuda_only_paths.sources = cited_sources(reader, paths, sources);
+  std::set<std::string> names;
+  for (const auto& entry : reader.entries("patterns", "a pattern")) {
+    knowledge.code_patterns.push_back(code_pattern(reader, entry, sources, names));
+  }
+}
+
 /// A triage match string: plain printable ASCII (compared without regard to ASCII case), long
 /// enough not to match everywhere and short enough to sit on one line of a log.
 void check_triage_text(const RuleReader& reader, const YAML::Node& node, const std::string& text) {
@@ -1077,6 +1259,7 @@ Knowledge load_knowledge(const std::vector<RuleText>& files, std::string origin)
       {"tuning.yaml", load_tuning},  // after env_vars.yaml: it names variables
       {"triage.yaml", load_triage},
       {"cuda_packages.yaml", load_cuda_packages},
+      {"code_patterns.yaml", load_code_patterns},
       {"revision.yaml", load_revision},
   };
   // Each file is parsed once, and its nodes are freed before the next file is parsed: yaml-cpp

@@ -408,7 +408,8 @@ Summary Report::summary() const {
 
 Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelection& selection,
                   const std::vector<PythonInterpreter>& interpreters,
-                  const std::vector<DeclaredGpu>& declared_gpus, const RuntimeOptions& runtime) {
+                  const std::vector<DeclaredGpu>& declared_gpus, const RuntimeOptions& runtime,
+                  std::optional<CodeScanFacts> code_scan) {
   Report report;
   report.tool_version = ROCDOC_VERSION;
   report.created = utc_now();
@@ -420,6 +421,7 @@ Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelec
   report.probes = selection.needed_probes_only
                       ? run_some_probes(needed_probes(selection), probe_context, report.facts)
                       : run_probes(probe_context, report.facts);
+  report.facts.code_scan = std::move(code_scan);
   report.declared_gpus = declared_gpus;
   report.notes =
       report_notes(report.facts, host.kind(),
@@ -443,8 +445,9 @@ Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelec
   for (const auto& check : check_table()) {
     const std::string id(check.id);
     if ((!selection.only.empty() && selection.only.count(id) == 0) ||
-        selection.skip.count(id) != 0) {
-      continue;
+        selection.skip.count(id) != 0 ||
+        (check.judges == Judges::code && !report.facts.code_scan)) {
+      continue;  // not selected, or a code check without --scan
     }
     report.checks.push_back({&check, run_check(check, context, report)});
   }
@@ -463,6 +466,18 @@ bool counts_toward_gate(const CheckResult& result, FailOn fail_on) {
       break;
   }
   return result.status == Status::fail;
+}
+
+bool code_finding_counts(Severity severity, FailOn fail_on) {
+  switch (fail_on) {
+    case FailOn::never:
+      return false;
+    case FailOn::warning:
+      return severity != Severity::info;
+    case FailOn::error:
+      break;
+  }
+  return severity == Severity::error;
 }
 
 Outcome judge(const Report& report, FailOn fail_on, const std::vector<std::string>& required) {

@@ -1,6 +1,7 @@
 #include "src/scan/file_kind.h"
 
 #include <algorithm>
+#include <array>
 #include <utility>
 
 #include "src/util/strings.h"
@@ -98,6 +99,49 @@ std::optional<SourceKind> source_kind(std::string_view name, std::string_view he
 bool is_source_name(std::string_view name) {
   return is_yaml(name) || source_kind(name, "").has_value();
 }
+
+namespace {
+
+constexpr std::pair<SourceKind, std::string_view> k_rule_names[] = {
+    {SourceKind::cxx, "cxx"},
+    {SourceKind::python, "python"},
+    {SourceKind::cmake, "cmake"},
+    {SourceKind::make, "make"},
+    {SourceKind::shell, "shell"},
+    {SourceKind::dockerfile, "dockerfile"},
+    {SourceKind::compose, "compose"},
+    {SourceKind::kubernetes, "kubernetes"},
+    {SourceKind::pyproject, "pyproject"}};
+
+constexpr std::array<SourceKind, std::size(k_rule_names)> k_kinds = [] {
+  std::array<SourceKind, std::size(k_rule_names)> kinds{};
+  for (std::size_t i = 0; i < kinds.size(); ++i) {
+    kinds[i] = k_rule_names[i].first;
+  }
+  return kinds;
+}();
+
+}  // namespace
+
+std::string_view source_kind_rule_name(SourceKind kind) {
+  for (const auto& [known, name] : k_rule_names) {
+    if (known == kind) {
+      return name;
+    }
+  }
+  return "";
+}
+
+std::optional<SourceKind> source_kind_of_rule_name(std::string_view name) {
+  for (const auto& [kind, known] : k_rule_names) {
+    if (known == name) {
+      return kind;
+    }
+  }
+  return std::nullopt;
+}
+
+std::span<const SourceKind> source_kinds() { return k_kinds; }
 
 std::string_view source_kind_name(SourceKind kind) {
   switch (kind) {

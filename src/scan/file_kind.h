@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string_view>
 
 namespace rocdoc {
@@ -29,6 +30,13 @@ std::optional<SourceKind> source_kind(std::string_view name, std::string_view he
 /// A file name the scan reads: one source_kind() knows by its name, or a YAML file (whose
 /// kind its content tells).
 bool is_source_name(std::string_view name);
+
+/// The name rules/code_patterns.yaml gives a kind ("cxx", "python", "dockerfile"…).
+std::string_view source_kind_rule_name(SourceKind kind);
+/// The kind of a rules name; nullopt for a name the rules do not use.
+std::optional<SourceKind> source_kind_of_rule_name(std::string_view name);
+/// Every kind, in declaration order.
+std::span<const SourceKind> source_kinds();
 
 /// "C/C++/CUDA/HIP", "Python", … for messages and the SARIF rules' descriptions.
 std::string_view source_kind_name(SourceKind kind);

@@ -61,25 +61,36 @@ PatternSet::Compiled PatternSet::compile(const std::vector<std::string>& pattern
   return {std::unique_ptr<PatternSet>(new PatternSet(std::move(state))), ""};
 }
 
-PatternSet::Matches PatternSet::find_all(std::string_view text, std::size_t max_matches) const {
-  Matches result;
-  std::vector<int> present;
+std::vector<std::size_t> PatternSet::present(std::string_view text) const {
+  std::vector<int> found;
   RE2::Set::ErrorInfo error{};
   const re2::StringPiece piece(text.data(), text.size());
-  if (!m_state->set.Match(piece, &present, &error)) {
-    result.complete = error.kind == RE2::Set::kNoError;
-    if (result.complete) {
-      return result;  // nothing occurs
+  std::vector<std::size_t> result;
+  if (!m_state->set.Match(piece, &found, &error)) {
+    if (error.kind != RE2::Set::kNoError) {
+      // The one pass ran out of memory: every pattern is run alone instead.
+      for (std::size_t i = 0; i < m_state->each.size(); ++i) {
+        result.push_back(i);
+      }
     }
-    // The one pass ran out of memory: every pattern is run alone instead.
-    present.clear();
-    for (std::size_t i = 0; i < m_state->each.size(); ++i) {
-      present.push_back(static_cast<int>(i));
-    }
-    result.complete = true;
+    return result;
   }
-  for (const int index : present) {
-    const RE2& pattern = *m_state->each[static_cast<std::size_t>(index)];
+  for (const int index : found) {
+    result.push_back(static_cast<std::size_t>(index));
+  }
+  std::sort(result.begin(), result.end());
+  return result;
+}
+
+PatternSet::Matches PatternSet::locate(std::string_view text, const std::vector<std::size_t>& which,
+                                       std::size_t max_matches) const {
+  Matches result;
+  const re2::StringPiece piece(text.data(), text.size());
+  for (const std::size_t index : which) {
+    if (index >= m_state->each.size()) {
+      continue;
+    }
+    const RE2& pattern = *m_state->each[index];
     std::size_t at = 0;
     re2::StringPiece found;
     while (at <= text.size() && pattern.Match(piece, at, text.size(), RE2::UNANCHORED, &found, 1)) {
@@ -88,7 +99,7 @@ PatternSet::Matches PatternSet::find_all(std::string_view text, std::size_t max_
         break;
       }
       const auto offset = static_cast<std::size_t>(found.data() - text.data());
-      result.matches.push_back({static_cast<std::size_t>(index), offset, found.size()});
+      result.matches.push_back({index, offset, found.size()});
       at = offset + std::max<std::size_t>(found.size(), 1);
     }
   }
@@ -97,6 +108,10 @@ PatternSet::Matches PatternSet::find_all(std::string_view text, std::size_t max_
               return a.offset != b.offset ? a.offset < b.offset : a.pattern < b.pattern;
             });
   return result;
+}
+
+PatternSet::Matches PatternSet::find_all(std::string_view text, std::size_t max_matches) const {
+  return locate(text, present(text), max_matches);
 }
 
 }  // namespace rocdoc

@@ -49,6 +49,13 @@ class PatternSet {
   };
   Matches find_all(std::string_view text, std::size_t max_matches = 10000) const;
 
+  /// The patterns that occur in `text` (one pass, no positions), ascending. When the one-pass
+  /// matcher runs out of memory on the text, every pattern is listed: each is then run alone.
+  std::vector<std::size_t> present(std::string_view text) const;
+  /// Every match of the patterns `which` (indexes, ascending), as find_all orders them.
+  Matches locate(std::string_view text, const std::vector<std::size_t>& which,
+                 std::size_t max_matches = 10000) const;
+
   std::size_t size() const;
 
  private:

@@ -121,7 +121,13 @@ struct Walker {
       } else if (S_ISREG(st.st_mode)) {
         add_file(name, path, static_cast<std::uint64_t>(st.st_size));
       } else if (S_ISLNK(st.st_mode)) {
-        if (is_source_name(name) && !ignored(path, PathKind::file)) {
+        // Listed when it names a source file or a directory (a stat of its target, which
+        // opens nothing), so that a tree linked in from elsewhere is seen to be left out.
+        struct ::stat target {};
+        const bool to_directory =
+            ::fstatat(dir, name.c_str(), &target, 0) == 0 && S_ISDIR(target.st_mode);
+        if ((to_directory || is_source_name(name)) &&
+            !ignored(path, to_directory ? PathKind::directory : PathKind::file)) {
           tree.skipped.push_back({util::printable(path), "a symbolic link: not followed"});
         }
       }

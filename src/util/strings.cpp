@@ -339,4 +339,23 @@ bool wildcard_match(std::string_view pattern, std::string_view name) {
   return p == pattern.size();
 }
 
+std::string uri_path(std::string_view path) {
+  static constexpr char k_hex[] = "0123456789ABCDEF";
+  std::string out;
+  for (const char c : path) {
+    const auto byte = static_cast<unsigned char>(c);
+    const bool unreserved = (byte >= 'a' && byte <= 'z') || (byte >= 'A' && byte <= 'Z') ||
+                            (byte >= '0' && byte <= '9') || c == '-' || c == '.' || c == '_' ||
+                            c == '~' || c == '/';
+    if (unreserved) {
+      out += c;
+    } else {
+      out += '%';
+      out += k_hex[byte >> 4];
+      out += k_hex[byte & 0xf];
+    }
+  }
+  return out;
+}
+
 }  // namespace rocdoc::util

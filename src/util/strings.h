@@ -68,6 +68,10 @@ std::optional<std::vector<int>> version_numbers(std::string_view version);
 /// another escape, so plain paths and versions come out unchanged.
 std::string printable(std::string_view text);
 
+/// A path as a URI path (RFC 3986): letters, digits, "-._~" and "/" kept, every other byte
+/// %XX ("a b/ü" → "a%20b/%C3%BC").
+std::string uri_path(std::string_view path);
+
 /// printable(text), cut to at most `max_bytes` bytes of input (never inside a UTF-8 sequence)
 /// with "…" and the total size after it: for quoting hostile input in an error message.
 std::string excerpt(std::string_view text, std::size_t max_bytes = 60);

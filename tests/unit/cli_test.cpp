@@ -355,7 +355,7 @@ TEST_CASE("areas select checks in --only --skip --require (torch dot star)", "[c
   CHECK(unknown.err == "rocdoc: check --only: unknown area 'trch.*'; did you mean torch.*?\n");
   const Run far = cli({"check", "--root", k_fixture, "--skip", "zzzzzz.*"});
   CHECK(far.code == 2);
-  CHECK(far.err.find("the areas are apu.*, arch.*, driver.*") != std::string::npos);
+  CHECK(far.err.find("the areas are apu.*, arch.*, code.*, driver.*") != std::string::npos);
   CHECK(cli({"check", "--only", "torch"}).err ==
         "rocdoc: check --only: unknown check id 'torch'; did you mean torch.* (every torch "
         "check)?\n");
@@ -476,7 +476,8 @@ TEST_CASE("help and version work: unknown commands and options get a did-you-mea
         "for usage.\n");
   CHECK(cli({"frobnicate"}).err ==
         "rocdoc: unknown command 'frobnicate'; the commands are check, rules lint, rules show, "
-        "snapshot, triage, targets, fleet, topology, list-checks, explain, completions, help and "
+        "snapshot, triage, scan, targets, fleet, topology, list-checks, explain, completions, help "
+        "and "
         "version\nRun 'rocdoc --help' for usage.\n");
   CHECK(cli({"completions", "tcsh"}).err ==
         "rocdoc: completions: unknown shell 'tcsh'; rocdoc completes bash, zsh and fish\nRun "

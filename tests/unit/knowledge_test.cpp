@@ -381,7 +381,8 @@ TEST_CASE("a rules directory holds only the rules files and only regular files",
     const RulesError error = dir_error(dir);
     CHECK(error.file() == dir.path() + "/foo.yaml");
     CHECK(contains(error,
-                   "not a rules file; the rules files are cuda_packages.yaml, env_vars.yaml, "
+                   "not a rules file; the rules files are code_patterns.yaml, cuda_packages.yaml, "
+                   "env_vars.yaml, "
                    "gfx_targets.yaml, "
                    "pci_ids.yaml, revision.yaml, rocm_releases.yaml, torch.yaml, triage.yaml, "
                    "tuning.yaml, wsl.yaml"));
@@ -401,12 +402,13 @@ TEST_CASE("a rules directory holds only the rules files and only regular files",
     dir.file("README.md", "notes\n");
     const RulesError error = dir_error(dir);
     CHECK(error.file() == dir.path());
-    CHECK(
-        contains(error,
-                 "no rules files here; a rules directory holds cuda_packages.yaml, env_vars.yaml, "
-                 "gfx_targets.yaml, "
-                 "pci_ids.yaml, revision.yaml, rocm_releases.yaml, torch.yaml, triage.yaml, "
-                 "tuning.yaml, wsl.yaml"));
+    CHECK(contains(
+        error,
+        "no rules files here; a rules directory holds code_patterns.yaml, cuda_packages.yaml, "
+        "env_vars.yaml, "
+        "gfx_targets.yaml, "
+        "pci_ids.yaml, revision.yaml, rocm_releases.yaml, torch.yaml, triage.yaml, "
+        "tuning.yaml, wsl.yaml"));
   }
   SECTION("a FIFO is refused without waiting for a writer") {
     REQUIRE(::mkfifo((dir.path() + "/wsl.yaml").c_str(), 0600) == 0);
@@ -586,6 +588,7 @@ TEST_CASE("cuda_packages.yaml: a broken row is refused at its line", "[knowledge
 TEST_CASE("cuda_packages.yaml: the embedded rows are the loaded file's", "[knowledge][rules]") {
   const Knowledge loaded =
       load_knowledge({{"cuda_packages.yaml", embedded_text("cuda_packages.yaml")},
+                      {"code_patterns.yaml", embedded_text("code_patterns.yaml")},
                       {"gfx_targets.yaml", embedded_text("gfx_targets.yaml")},
                       {"pci_ids.yaml", embedded_text("pci_ids.yaml")},
                       {"rocm_releases.yaml", embedded_text("rocm_releases.yaml")},

@@ -95,3 +95,9 @@ TEST_CASE("lower_first lowers an ordinary first word only", "[util]") {
   CHECK(lower_first("A") == "A");
   CHECK(lower_first("") == "");
 }
+
+TEST_CASE("uri_path keeps unreserved bytes and slashes and escapes the rest") {
+  CHECK(rocdoc::util::uri_path("csrc/k-1_a.b~c.cu") == "csrc/k-1_a.b~c.cu");
+  CHECK(rocdoc::util::uri_path("a b/\xc3\xbc%#?") == "a%20b/%C3%BC%25%23%3F");
+  CHECK(rocdoc::util::uri_path("odd\nname") == "odd%0Aname");
+}
