@@ -360,6 +360,9 @@ struct CodePattern {
   std::string unless_line;     ///< RE2: no finding when the line (or a context line) matches
   unsigned context_lines = 0;  ///< lines above the match that unless_line also reads
   std::string unless_file;     ///< RE2: no finding when the file matches anywhere
+  /// No finding when a C/C++ file of the tree defines the name the match starts with as a
+  /// function-like macro (a table mapping the CUDA name to HIP: ggml's vendors/hip.h).
+  bool unless_mapped = false;
   CodeBranch branch = CodeBranch::code;
   /// RE2 over the conditions of the enclosing #if branches (C/C++ only): no finding when it
   /// matches (the architecture tests that make a hard-coded wave size right).

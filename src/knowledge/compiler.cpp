@@ -316,6 +316,7 @@ void write(std::ostream& out, const rocdoc::Knowledge& k) {
         << ", .match = " << literal(p.match) << ", .unless_line = " << literal(p.unless_line)
         << ", .context_lines = " << p.context_lines
         << "u, .unless_file = " << literal(p.unless_file)
+        << ", .unless_mapped = " << (p.unless_mapped ? "true" : "false")
         << ", .branch = " << enum_value("CodeBranch", p.branch)
         << ", .unless_branch = " << literal(p.unless_branch) << ", .what = " << literal(p.what)
         << ", .replacement = " << literal(p.replacement) << ", .sources = " << literals(p.sources)

@@ -1095,6 +1095,10 @@ CodePattern code_pattern(const RuleReader& reader, const YAML::Node& entry,
     }
   }
   pattern.unless_file = code_expression(reader, entry, "unless_file", false);
+  pattern.unless_mapped = reader.flag(entry, "unless_mapped");
+  if (pattern.unless_mapped && pattern.kinds != std::vector<std::string>{"cxx"}) {
+    reader.fail(entry["unless_mapped"], "\"unless_mapped\" needs kinds: [cxx] (C/C++ macros)");
+  }
   load_code_branch(reader, entry, pattern);
   pattern.what = reader.text(entry, "what");
   pattern.replacement = reader.text(entry, "replacement");

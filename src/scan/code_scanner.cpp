@@ -265,7 +265,8 @@ class FileJudge {
 
 }  // namespace
 
-CodeRules::CodeRules(const Knowledge& knowledge) : m_macros(&knowledge.code_platform_macros) {
+CodeRules::CodeRules(const Knowledge& knowledge)
+    : m_macros(&knowledge.code_platform_macros), m_patterns(&knowledge.code_patterns) {
   for (const std::string& expression : knowledge.code_cuda_only_paths.match) {
     RE2::Options options;
     options.set_log_errors(false);
@@ -304,6 +305,12 @@ CodeRules::CodeRules(const Knowledge& knowledge) : m_macros(&knowledge.code_plat
   }
 }
 
+const CodePattern* CodeRules::rule(std::string_view name) const {
+  const auto it = std::find_if(m_patterns->begin(), m_patterns->end(),
+                               [&](const CodePattern& pattern) { return pattern.name == name; });
+  return it == m_patterns->end() ? nullptr : &*it;
+}
+
 bool CodeRules::cuda_only_path(std::string_view path) const {
   return std::any_of(m_cuda_only_paths.begin(), m_cuda_only_paths.end(),
                      [&](const auto& expression) { return RE2::PartialMatch(path, *expression); });
@@ -324,7 +331,55 @@ FileScan scan_file_text(std::string_view path, std::string_view text, SourceKind
   if (rules.matcher(kind) == nullptr) {
     return {};
   }
-  return FileJudge(path, text, kind, rules).run();
+  FileScan scan = FileJudge(path, text, kind, rules).run();
+  if (kind == SourceKind::cxx) {
+    scan.mapped_names = mapped_names(text);
+  }
+  return scan;
+}
+
+std::vector<std::string> mapped_names(std::string_view text) {
+  std::vector<std::string> names;
+  // "define __" is rare: a file without it costs one memchr-speed search.
+  for (std::size_t at = text.find("define __"); at != std::string_view::npos;
+       at = text.find("define __", at + 1)) {
+    const std::size_t line_start =
+        text.rfind('\n', at) == std::string_view::npos ? 0 : text.rfind('\n', at) + 1;
+    const std::string_view before = trimmed(text.substr(line_start, at - line_start));
+    if (before != "#" && !(before.starts_with('#') && trimmed(before.substr(1)).empty())) {
+      continue;  // not a #define directive
+    }
+    std::size_t end = at + 7;  // the name starts after "define "
+    while (end < text.size() &&
+           (std::isalnum(static_cast<unsigned char>(text[end])) != 0 || text[end] == '_')) {
+      ++end;
+    }
+    if (end < text.size() && text[end] == '(' && names.size() < 1000) {
+      names.emplace_back(text.substr(at + 7, end - at - 7));
+    }
+  }
+  return names;
+}
+
+void drop_mapped(std::vector<CodeFinding>& findings, const std::vector<std::string>& names,
+                 const CodeRules& rules) {
+  if (names.empty()) {
+    return;
+  }
+  const auto mapped = [&](const CodeFinding& finding) {
+    const CodePattern* rule = rules.rule(finding.pattern);
+    if (rule == nullptr || !rule->unless_mapped) {
+      return false;
+    }
+    std::size_t end = 0;
+    while (end < finding.text.size() &&
+           (std::isalnum(static_cast<unsigned char>(finding.text[end])) != 0 ||
+            finding.text[end] == '_')) {
+      ++end;
+    }
+    return std::find(names.begin(), names.end(), finding.text.substr(0, end)) != names.end();
+  };
+  findings.erase(std::remove_if(findings.begin(), findings.end(), mapped), findings.end());
 }
 
 std::vector<std::string> ignored_ids(std::string_view line, bool file_wide) {

@@ -53,6 +53,8 @@ class CodeRules {
   /// The pattern behind match `index` of matcher(kind).
   const CompiledCodePattern& pattern(SourceKind kind, std::size_t index) const;
   const CodePlatformMacros& macros() const { return *m_macros; }
+  /// The rule of a pattern name; null when none has it.
+  const CodePattern* rule(std::string_view name) const;
 
  private:
   struct KindRules {
@@ -62,6 +64,7 @@ class CodeRules {
   std::vector<KindRules> m_kinds;  ///< indexed by SourceKind
   std::vector<std::unique_ptr<re2::RE2>> m_cuda_only_paths;
   const CodePlatformMacros* m_macros;
+  const std::vector<CodePattern>* m_patterns;
 };
 
 /// What one file holds.
@@ -70,11 +73,23 @@ struct FileScan {
   std::uint64_t suppressed_inline = 0;
   /// The matcher stopped early (a limit of matches, or memory): findings may be missing.
   bool complete = true;
+  /// The function-like macros named like CUDA builtins ("__shfl_xor_sync") a C/C++ file
+  /// defines: a table mapping CUDA names to HIP, for the patterns with `unless_mapped`.
+  std::vector<std::string> mapped_names;
 };
 
 /// The findings of one file: `path` from the tree's root, `text` its bytes, `kind` its kind.
 FileScan scan_file_text(std::string_view path, std::string_view text, SourceKind kind,
                         const CodeRules& rules);
+
+/// The names of function-like macros starting with "__" that a C/C++ text defines
+/// ("#define __shfl_xor_sync(mask, var, laneMask, width) __shfl_xor(var, laneMask, width)").
+std::vector<std::string> mapped_names(std::string_view text);
+
+/// The tree's findings without those of `unless_mapped` patterns whose name (the identifier the
+/// matched text starts with) is in `names`.
+void drop_mapped(std::vector<CodeFinding>& findings, const std::vector<std::string>& names,
+                 const CodeRules& rules);
 
 /// The ids a `rocdoc: ignore[code.a, code.b]` comment of `line` names ("ignore-file" when
 /// `file_wide`); empty when it holds none.

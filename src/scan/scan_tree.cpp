@@ -199,6 +199,10 @@ CodeScanRun scan_source_tree(const std::string& root, const CodeRules& rules,
     facts.skipped.push_back({std::move(skipped.path), std::move(skipped.why)});
   }
   facts.truncated = walk.tree.truncated;
+  std::vector<std::string> mapped;
+  for (const FileOutcome& outcome : outcomes) {
+    mapped.insert(mapped.end(), outcome.scan.mapped_names.begin(), outcome.scan.mapped_names.end());
+  }
   for (std::size_t i = 0; i < files.size(); ++i) {
     FileOutcome& outcome = outcomes[i];
     if (!outcome.skipped.empty()) {
@@ -214,6 +218,7 @@ CodeScanRun scan_source_tree(const std::string& root, const CodeRules& rules,
       facts.findings.push_back(std::move(finding));
     }
   }
+  drop_mapped(facts.findings, mapped, rules);
   std::sort(facts.skipped.begin(), facts.skipped.end(),
             [](const CodeSkip& a, const CodeSkip& b) { return a.path < b.path; });
   return run;
