@@ -48,7 +48,8 @@ CheckResult code_check(const CheckContext& context, std::string_view id) {
     }
   }
   if (found.empty()) {
-    return pass(fmt::format("no such code in {} files of {}", scan.files_scanned, scan.root));
+    return pass(fmt::format("no such code in {} {} of {}", scan.files_scanned,
+                            scan.files_scanned == 1 ? "file" : "files", scan.root));
   }
   // The most severe first, then in path order.
   std::stable_sort(found.begin(), found.end(), [](const CodeFinding* a, const CodeFinding* b) {

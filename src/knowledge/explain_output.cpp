@@ -206,6 +206,11 @@ std::string judges_words(Judges judges) {
   return "judges source code: rocdoc scan DIR, or rocdoc check --scan DIR (not run without it)";
 }
 
+/// "needs the probes pci, kfd_topology"; "needs no probe" (the code checks read a scanned tree).
+std::string needs_words(const std::vector<std::string>& needs) {
+  return needs.empty() ? "needs no probe" : "needs the probes " + util::join(needs, ", ");
+}
+
 std::vector<std::string> needs_of(const CheckInfo& check) {
   return {check.needs.begin(), check.needs.end()};
 }
@@ -234,9 +239,9 @@ void render_human_explain(const CheckInfo& check, const Knowledge& knowledge, co
   const Page page(out, options);  // colour as check's report has it (src/render/page.h)
   const auto bold = [&](std::string_view text) { return page.paint(text, k_bold); };
   out << bold(fmt::format("{}: {}", check.id, check.title)) << "\n";
-  out << fmt::format("  area {} · default severity {} · {}\n  {}\n  needs the probes {}\n",
-                     check.area, to_string(check.severity), scope_words(check.scope),
-                     judges_words(check.judges), util::join(needs_of(check), ", "));
+  out << fmt::format("  area {} · default severity {} · {}\n  {}\n  {}\n", check.area,
+                     to_string(check.severity), scope_words(check.scope),
+                     judges_words(check.judges), needs_words(needs_of(check)));
   for (const Part& part : parts_of(doc)) {
     out << "\n" << bold(part.heading) << "\n";
     indented(terminal_text(*part.text), "  ", out);
@@ -290,9 +295,9 @@ void render_markdown_explain(const CheckInfo& check, const Knowledge& knowledge,
     needs.push_back(md::code(need));
   }
   out << fmt::format("## {} — {}\n\n", md::code(check.id), md::text(check.title));
-  out << fmt::format("Area {} · default severity **{}** · {} · {} · needs the probes {}\n\n",
-                     md::text(check.area), to_string(check.severity), scope_words(check.scope),
-                     judges_words(check.judges), util::join(needs, ", "));
+  out << fmt::format("Area {} · default severity **{}** · {} · {} · {}\n\n", md::text(check.area),
+                     to_string(check.severity), scope_words(check.scope),
+                     judges_words(check.judges), needs_words(needs));
   for (const Part& part : parts_of(doc)) {
     out << "### " << part.heading << "\n\n" << *part.text << "\n\n";
   }

@@ -12,6 +12,7 @@
 
 #include "rocdoc/report.h"
 #include "src/pipeline/root_causes.h"
+#include "src/util/shell.h"
 
 namespace rocdoc {
 
@@ -20,6 +21,9 @@ namespace rocdoc {
 class Causes {
  public:
   explicit Causes(const Report& report) {
+    if (report.facts.code_scan) {
+      m_scan_root = report.facts.code_scan->root;
+    }
     std::map<std::string_view, const CheckRecord*> by_id;
     for (const auto& record : report.checks) {
       by_id.emplace(record.info->id, &record);
@@ -53,6 +57,9 @@ class Causes {
       return "";
     }
     std::string ids(root.info->id);
+    if (root.info->judges == Judges::code) {  // it runs only with the tree it judged
+      return "rocdoc check --only " + ids + " --scan " + util::shell_word(m_scan_root);
+    }
     bool deep = needs_deep(root.info->id);
     bool smoke = runs_code(root.info->id);
     for (const CheckRecord* consequence : consequences(root)) {
@@ -103,6 +110,7 @@ class Causes {
 
   std::map<const CheckRecord*, const CheckRecord*> m_root;
   std::map<const CheckRecord*, std::vector<const CheckRecord*>> m_consequences;
+  std::string m_scan_root;  ///< check --scan DIR: for the code checks' verify command
 };
 
 }  // namespace rocdoc

@@ -212,6 +212,10 @@ with tempfile.TemporaryDirectory(prefix="rocdoc-scan-") as tmp:
     cases_xml = {c.get("name"): c for c in ET.parse(junit).getroot().iter("testcase")}
     results.check("code.warp-size" in cases_xml and cases_xml["code.warp-size"].find("failure") is not None,
                   "check --scan --junit: code.warp-size is a failed testcase")
+    proc = run(binary, "check", "--root", healthy, "--scan", bnb)
+    results.check(f"verify: rocdoc check --only code.warp-size --scan {bnb}\n" in proc.stdout,
+                  "check --scan: the verify command scans the same tree again")
+    results.check("no such code in 1 file of" in proc.stdout, "check --scan: a pass says how much was read")
     proc = run(binary, "check", "--root", healthy, "--scan", "/nonexistent-rocdoc")
     results.check(proc.returncode == 2 and "check --scan" in proc.stderr, "check --scan of no directory: exit 2")
 
