@@ -8,6 +8,7 @@ python3-torch and, beside it, packages whose build rocdoc tells without running 
   exact fix commands of the distribution's interpreter;
 - the JSON report validates against docs/report.schema.json.
 """
+import json
 import os
 import shutil
 import subprocess
@@ -85,5 +86,20 @@ with tempfile.TemporaryDirectory() as base:
     results.check(len(xformers_files) == 1 and xformers_files[0]["needed"] is not None
                   and all("cuda" not in n and "hip" not in n for n in xformers_files[0]["needed"]),
                   f"torch/_C links neither runtime: {xformers_files}")
+
+    # A hostile distribution name (from the .dist-info directory's name, as pip lists it) that
+    # the rules' nvidia-*-cu12 wildcard would match: pip never writes such a name (PEP 503), so it
+    # is no distribution and never reaches a fix; the fix lines stay what they were.
+    dist(image, "nvidia_$(touch rocdocpwned)_cu12-12.0.dist-info", "nvidia-x-cu12", "12.0")
+    code, document, stderr = report(binary, "--sysroot", image, "--gpu", "gfx1100")
+    found = {c["id"]: c for c in document["checks"]}["python.cuda-packages"]
+    hostile_commands = [f["command"] for f in found["fix"] if f["command"]]
+    results.check(hostile_commands == commands and "rocdocpwned" not in json.dumps(found),
+                  f"a hostile package name is no distribution: not judged, not in a fix: {hostile_commands}")
+    scratch = os.path.join(base, "scratch")
+    os.makedirs(scratch)
+    for command in hostile_commands:
+        subprocess.run(["sh", "-n", "-c", command], cwd=scratch, check=False)
+    results.check(os.listdir(scratch) == [], "the fix lines parse as shell and create nothing")
 
 results.finish()
