@@ -72,13 +72,18 @@ BuildPlatform negated(BuildPlatform platform) {
   return platform == BuildPlatform::rocm ? BuildPlatform::cuda : BuildPlatform::either;
 }
 
-BuildPlatform expression_platform(std::string_view expression, const CodePlatformMacros& macros);
+/// How deep `!` and parentheses are followed: a hostile condition ("!!!!…", "((((…") is judged
+/// either build's beyond it instead of recursing without end.
+constexpr int k_max_condition_depth = 32;
+
+BuildPlatform expression_platform(std::string_view expression, const CodePlatformMacros& macros,
+                                  int depth = 0);
 
 /// One term of a conjunction: defined(X), defined X, X, X >= N, !term, (expression).
-BuildPlatform term_platform(std::string_view term, const CodePlatformMacros& macros) {
+BuildPlatform term_platform(std::string_view term, const CodePlatformMacros& macros, int depth) {
   term = unwrap(term);
   if (term.starts_with('!') && !term.starts_with("!=")) {
-    return negated(expression_platform(term.substr(1), macros));
+    return negated(expression_platform(term.substr(1), macros, depth + 1));
   }
   if (term.starts_with("defined")) {
     term = unwrap(term.substr(7));
@@ -89,7 +94,7 @@ BuildPlatform term_platform(std::string_view term, const CodePlatformMacros& mac
     ++end;
   }
   if (end == 0) {
-    return term.starts_with('(') ? expression_platform(term, macros) : BuildPlatform::either;
+    return BuildPlatform::either;  // "(a) b", "1", "": no macro test (unwrap took whole parens)
   }
   const std::string_view rest = trim(term.substr(end));
   // `X` alone, or `X` compared with a number (`__CUDA_ARCH__ >= 800` holds in CUDA builds
@@ -99,14 +104,18 @@ BuildPlatform term_platform(std::string_view term, const CodePlatformMacros& mac
   return tested ? macro_platform(term.substr(0, end), macros) : BuildPlatform::either;
 }
 
-BuildPlatform expression_platform(std::string_view expression, const CodePlatformMacros& macros) {
+BuildPlatform expression_platform(std::string_view expression, const CodePlatformMacros& macros,
+                                  int depth) {
+  if (depth > k_max_condition_depth) {
+    return BuildPlatform::either;
+  }
   expression = unwrap(expression);
   if (split_top_level(expression, "||").size() > 1) {
     return BuildPlatform::either;
   }
   bool rocm = false;
   for (const std::string_view term : split_top_level(expression, "&&")) {
-    const BuildPlatform platform = term_platform(term, macros);
+    const BuildPlatform platform = term_platform(term, macros, depth);
     if (platform == BuildPlatform::cuda) {
       return BuildPlatform::cuda;
     }

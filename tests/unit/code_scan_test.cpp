@@ -248,6 +248,13 @@ TEST_CASE("Branch platforms follow the macros of the rules", "[scan][branches]")
   CHECK(condition_platform("if", "__CUDA_ARCH__ >= 800", macros) == BuildPlatform::cuda);
   CHECK(condition_platform("if", "__CUDA_ARCH__ == 0", macros) == BuildPlatform::either);
   CHECK(condition_platform("if", "((defined USE_ROCM))", macros) == BuildPlatform::rocm);
+  // Hostile conditions end: a parenthesis that does not wrap the term, "!" many times.
+  CHECK(condition_platform("if", "(a) b", macros) == BuildPlatform::either);
+  CHECK(condition_platform("if", "(defined(USE_ROCM)) && (x", macros) == BuildPlatform::rocm);
+  CHECK(condition_platform("if", std::string(4000, '!') + "defined(USE_ROCM)", macros) ==
+        BuildPlatform::either);
+  CHECK(condition_platform("if", std::string(4000, '(') + "USE_ROCM", macros) ==
+        BuildPlatform::either);
   // Hostile nesting is bounded: branches deeper than 64 are not judged, and nothing crashes.
   std::string deep;
   for (int i = 0; i < 5000; ++i) {
