@@ -22,11 +22,16 @@ std::string plural(std::size_t count, std::string_view one, std::string_view man
 }
 
 void render_finding(Page& page, const CodeFinding& finding) {
-  const std::string lead =
-      page.clean(fmt::format("{}:{}:{}: ", finding.path, finding.line, finding.column)) +
-      page.paint(finding.id, k_bold) + " " +
-      page.paint(to_string(finding.severity), severity_colour(finding.severity)) + ": ";
-  page.paragraph(lead, 0, page.clean(finding.what), 4);
+  const std::string place =
+      page.clean(fmt::format("{}:{}:{}: ", finding.path, finding.line, finding.column));
+  const std::string_view severity = to_string(finding.severity);
+  const std::string lead = place + page.paint(finding.id, k_bold) + " " +
+                           page.paint(severity, severity_colour(finding.severity)) + ": ";
+  // The place, the id and the severity take their columns on the first line; the text wraps
+  // after them (the lead is never cut, so a terminal still links the place).
+  const std::size_t lead_columns =
+      text::display_width(place) + finding.id.size() + 1 + severity.size() + 2;
+  page.paragraph(lead, lead_columns, page.clean(finding.what), 4);
   page.whole(4, page.clean(finding.line_text), k_dim);
   page.indented(4, page.own("fix: ") + page.clean(finding.replacement));
 }
