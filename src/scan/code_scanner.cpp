@@ -343,9 +343,16 @@ std::vector<std::string> mapped_names(std::string_view text) {
   // "define __" is rare: a file without it costs one memchr-speed search.
   for (std::size_t at = text.find("define __"); at != std::string_view::npos;
        at = text.find("define __", at + 1)) {
-    const std::size_t line_start =
-        text.rfind('\n', at) == std::string_view::npos ? 0 : text.rfind('\n', at) + 1;
-    const std::string_view before = trimmed(text.substr(line_start, at - line_start));
+    // A directive's "#" stands a few spaces before "define" on its line: looking back at most
+    // 64 bytes keeps a hostile line of a million "define __" linear.
+    const std::size_t from = at > 64 ? at - 64 : 0;
+    const std::string_view window = text.substr(from, at - from);
+    const std::size_t newline = window.rfind('\n');
+    if (newline == std::string_view::npos && from != 0) {
+      continue;  // more than 64 bytes from the line's start: not a directive
+    }
+    const std::string_view before =
+        trimmed(newline == std::string_view::npos ? window : window.substr(newline + 1));
     if (before != "#" && !(before.starts_with('#') && trimmed(before.substr(1)).empty())) {
       continue;  // not a #define directive
     }

@@ -200,6 +200,11 @@ TEST_CASE("A table mapping a CUDA builtin to HIP makes its 32-bit masks no findi
       "#  define __shfl_sync(mask, var, laneMask, width) __shfl(var, laneMask, width)\n"
       "#define __not_function 1\n#endif\n";
   CHECK(mapped_names(table) == std::vector<std::string>{"__shfl_xor_sync", "__shfl_sync"});
+  std::string hostile(100, ' ');
+  for (int i = 0; i < 200000; ++i) {
+    hostile += "#define __x(";  // one line; its first 100 columns deep: none is read
+  }
+  CHECK(mapped_names(hostile).empty());
   FileScan use = scan_file_text("common.cuh",
                                 "x += __shfl_xor_sync(0xffffffff, x, o, 32);\n"
                                 "y = __ballot_sync(0xffffffff, p);\n",
