@@ -1,12 +1,6 @@
 #include "src/commands/scan.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cctype>
-#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -19,8 +13,8 @@
 #include "src/commands/terminal_style.h"
 #include "src/scan/baseline.h"
 #include "src/scan/scan_tree.h"
+#include "src/util/byte_source.h"
 #include "src/util/strings.h"
-#include "src/util/unique_fd.h"
 
 namespace rocdoc {
 
@@ -133,30 +127,20 @@ std::vector<CodeCheckRow> code_check_rows() {
 }
 
 std::optional<std::string> apply_baseline_file(const std::string& path, CodeScanFacts& scan) {
-  util::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
-  struct ::stat st {};
-  if (!fd.valid() || ::fstat(fd.get(), &st) != 0) {
-    return util::printable(path) + ": " + std::strerror(errno);
-  }
-  if (!S_ISREG(st.st_mode)) {
-    return util::printable(path) + ": not a regular file";
-  }
-  if (static_cast<std::uint64_t>(st.st_size) > k_max_baseline_bytes) {
-    return util::printable(path) + ": over 64 MiB, no baseline is that large";
-  }
-  std::string text(static_cast<std::size_t>(st.st_size), '\0');
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t got = ::read(fd.get(), text.data() + done, text.size() - done);
-    if (got < 0 && errno == EINTR) {
-      continue;
+  std::string text;
+  if (const auto failure = util::read_whole_file(path, k_max_baseline_bytes, text)) {
+    using Kind = util::ReadFailure::Kind;
+    switch (failure->kind) {
+      case Kind::not_regular:
+        return util::printable(path) + ": not a regular file";
+      case Kind::too_large:
+        return util::printable(path) + ": over 64 MiB, no baseline is that large";
+      case Kind::cannot_open:
+      case Kind::read_error:
+        break;
     }
-    if (got <= 0) {
-      break;
-    }
-    done += static_cast<std::size_t>(got);
+    return util::printable(path) + ": " + std::strerror(failure->error);
   }
-  text.resize(done);
   const Baseline baseline = parse_baseline(text);
   if (!baseline.error.empty()) {
     return util::printable(path) + ": " + baseline.error;

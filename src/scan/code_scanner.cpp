@@ -66,16 +66,6 @@ std::string_view line_at(std::string_view text, const std::vector<std::size_t>& 
   return result;
 }
 
-std::string_view trimmed(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())) != 0) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())) != 0) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
-
 bool names(const std::vector<std::string>& ids, std::string_view id) {
   return std::find(ids.begin(), ids.end(), id) != ids.end();
 }
@@ -226,7 +216,7 @@ class FileJudge {
     finding.column = column;
     finding.end_column = column + match.length;
     finding.text = util::excerpt(m_text.substr(match.offset, match.length), k_max_text);
-    finding.line_text = util::excerpt(trimmed(line_at(m_text, m_starts, line)), k_max_line_text);
+    finding.line_text = util::excerpt(util::trim(line_at(m_text, m_starts, line)), k_max_line_text);
     finding.what = rule.what;
     finding.replacement = rule.replacement;
     finding.sources = rule.sources;
@@ -352,8 +342,8 @@ std::vector<std::string> mapped_names(std::string_view text) {
       continue;  // more than 64 bytes from the line's start: not a directive
     }
     const std::string_view before =
-        trimmed(newline == std::string_view::npos ? window : window.substr(newline + 1));
-    if (before != "#" && !(before.starts_with('#') && trimmed(before.substr(1)).empty())) {
+        util::trim(newline == std::string_view::npos ? window : window.substr(newline + 1));
+    if (before != "#" && !(before.starts_with('#') && util::trim(before.substr(1)).empty())) {
       continue;  // not a #define directive
     }
     std::size_t end = at + 7;  // the name starts after "define "
@@ -400,7 +390,7 @@ std::vector<std::string> ignored_ids(std::string_view line, bool file_wide) {
       break;
     }
     for (const auto part : util::split(line.substr(start, end - start), ',')) {
-      const std::string_view id = trimmed(part);
+      const std::string_view id = util::trim(part);
       if (!id.empty()) {
         ids.emplace_back(id);
       }

@@ -10,19 +10,9 @@ namespace rocdoc {
 
 namespace {
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())) != 0) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())) != 0) {
-    text.remove_suffix(1);
-  }
-  return text;
-}
-
 /// `text` without parentheses that enclose all of it: "((a && b))" → "a && b".
 std::string_view unwrap(std::string_view text) {
-  for (text = trim(text); text.size() >= 2 && text.front() == '(' && text.back() == ')';) {
+  for (text = util::trim(text); text.size() >= 2 && text.front() == '(' && text.back() == ')';) {
     int depth = 0;
     bool encloses = true;
     for (std::size_t i = 0; i < text.size(); ++i) {
@@ -35,7 +25,7 @@ std::string_view unwrap(std::string_view text) {
     if (!encloses) {
       break;
     }
-    text = trim(text.substr(1, text.size() - 2));
+    text = util::trim(text.substr(1, text.size() - 2));
   }
   return text;
 }
@@ -96,11 +86,11 @@ BuildPlatform term_platform(std::string_view term, const CodePlatformMacros& mac
   if (end == 0) {
     return BuildPlatform::either;  // "(a) b", "1", "": no macro test (unwrap took whole parens)
   }
-  const std::string_view rest = trim(term.substr(end));
+  const std::string_view rest = util::trim(term.substr(end));
   // `X` alone, or `X` compared with a number (`__CUDA_ARCH__ >= 800` holds in CUDA builds
   // only); `X == 0` and the like are not a test of being defined.
   const bool tested = rest.empty() || rest.starts_with(">") ||
-                      (rest.starts_with("!=") && trim(rest.substr(2)) == "0");
+                      (rest.starts_with("!=") && util::trim(rest.substr(2)) == "0");
   return tested ? macro_platform(term.substr(0, end), macros) : BuildPlatform::either;
 }
 
@@ -133,16 +123,16 @@ struct Frame {
 
 /// The directive of a line ("if", "ifdef", "else") and what follows it; empty when none.
 std::pair<std::string_view, std::string_view> directive_of(std::string_view line) {
-  line = trim(line);
+  line = util::trim(line);
   if (!line.starts_with('#')) {
     return {};
   }
-  line = trim(line.substr(1));
+  line = util::trim(line.substr(1));
   std::size_t end = 0;
   while (end < line.size() && std::isalpha(static_cast<unsigned char>(line[end])) != 0) {
     ++end;
   }
-  return {line.substr(0, end), trim(line.substr(end))};
+  return {line.substr(0, end), util::trim(line.substr(end))};
 }
 
 BuildPlatform condition_platform_of(std::string_view directive, std::string_view condition,
@@ -153,7 +143,7 @@ BuildPlatform condition_platform_of(std::string_view directive, std::string_view
 BuildPlatform else_platform(std::string_view directive, std::string_view condition,
                             const CodePlatformMacros& macros) {
   if (directive == "ifndef") {
-    return macro_platform(trim(condition), macros);
+    return macro_platform(util::trim(condition), macros);
   }
   if (directive == "if") {
     const std::string_view expression = unwrap(condition);
@@ -177,10 +167,10 @@ namespace {
 BuildPlatform condition_platform_of(std::string_view directive, std::string_view condition,
                                     const CodePlatformMacros& macros) {
   if (directive == "ifdef" || directive == "elifdef") {
-    return macro_platform(trim(condition), macros);
+    return macro_platform(util::trim(condition), macros);
   }
   if (directive == "ifndef" || directive == "elifndef") {
-    return negated(macro_platform(trim(condition), macros));
+    return negated(macro_platform(util::trim(condition), macros));
   }
   return expression_platform(condition, macros);
 }
