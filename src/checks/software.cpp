@@ -150,6 +150,44 @@ std::optional<std::vector<std::string>> official_targets(const Knowledge& knowle
   return targets;
 }
 
+namespace {
+
+/// What can be said of a pytorch.org nightly, whose targets are in no table: a target that no
+/// pytorch.org release wheel has ever had code for (gfx1010, gfx803) has none in the nightly
+/// either, as long as the rules know the nightly's own release or a newer one (a nightly newer
+/// than every release may be the first to add a target). The nightlies are built by the same
+/// scripts as the releases (pytorch/pytorch .ci/manywheel/build_rocm.sh, PYTORCH_ROCM_ARCH per
+/// ROCm version). Returns the union of every release's targets over every index, else nullopt.
+std::optional<std::vector<std::string>> nightly_targets(const Knowledge& knowledge,
+                                                        const TorchInstall& torch) {
+  if (torch.origin != TorchOrigin::pytorch_org_nightly || knowledge.torch_releases.empty()) {
+    return std::nullopt;
+  }
+  const std::string version = torch.version.substr(0, torch.version.find(".dev"));
+  const auto release = util::version_numbers(version);
+  const auto newest = util::version_numbers(knowledge.torch_releases.back().torch);
+  if (!release || !newest || *release > *newest) {
+    return std::nullopt;
+  }
+  std::vector<std::string> targets;
+  const auto add = [&](const std::vector<std::string>& list) {
+    for (const auto& target : list) {
+      if (std::find(targets.begin(), targets.end(), target) == targets.end()) {
+        targets.push_back(target);
+      }
+    }
+  };
+  for (const auto& known : knowledge.torch_releases) {
+    add(known.gfx);
+    for (const auto& [index, list] : known.gfx_exceptions) {
+      add(list);
+    }
+  }
+  return targets;
+}
+
+}  // namespace
+
 std::vector<Judge> support_judges(const CheckContext& context) {
   std::vector<Judge> judges;
   const Knowledge& knowledge = context.knowledge;
@@ -181,6 +219,12 @@ std::vector<Judge> support_judges(const CheckContext& context) {
           judge.targets = with_libraries;
           judge.bundled_rocm = bundled_rocm(index).value_or("");
         }
+      } else if (auto targets = nightly_targets(knowledge, torch)) {
+        judge.targets = std::move(*targets);
+        judge.what = fmt::format(
+            "torch {} in {} (a pytorch.org nightly, judged by the targets of every pytorch.org "
+            "release)",
+            torch.version, environment.site_dir);
       } else {
         continue;  // a torch the knowledge base does not know: no verdict
       }

@@ -34,6 +34,42 @@ struct LogMachine {
   std::vector<std::size_t> lines;  ///< the lines these facts came from
 };
 
+/// "AMD Radeon RX 5700 XT (gfx1010:xnack-)" → "Radeon RX 5700 XT": the log's own words for a
+/// product, without the vendor and what follows in parentheses.
+std::string product_words(std::string_view name) {
+  name = util::trim(name.substr(0, name.find(" (")));
+  if (name.substr(0, 4) == "AMD ") {
+    name.remove_prefix(4);
+  }
+  return std::string(util::trim(name));
+}
+
+/// The name the log itself gives the GPU of target `gfx` (N4: "RX 5700 XT", not the first product
+/// of gfx1010): a name on the same line (collect_env, a PCI id's line), else a name in the log
+/// that the rules take for the same target, else the log's only name when it has only this
+/// target. nullopt: the rules' product name stays.
+std::optional<std::string> log_name_of(const LogFacts& found, const LogFact& gfx,
+                                       const Knowledge& knowledge) {
+  for (const auto& name : found.gpu_names) {
+    if (name.line == gfx.line) {
+      return product_words(name.value);
+    }
+  }
+  for (const auto& name : found.gpu_names) {
+    try {
+      const auto gpus = parse_declared_gpus(knowledge, {product_words(name.value)});
+      if (gpus.size() == 1 && gpus.front().gfx_target == gfx.value) {
+        return product_words(name.value);
+      }
+    } catch (const std::exception&) {  // a name the rules do not know
+    }
+  }
+  if (found.gpu_names.size() == 1 && found.gfx_targets.size() == 1) {
+    return product_words(found.gpu_names.front().value);
+  }
+  return std::nullopt;
+}
+
 LogMachine machine_of(const LogFacts& found, const Knowledge& knowledge) {
   LogMachine machine;
   Facts& facts = machine.facts;
@@ -58,7 +94,13 @@ LogMachine machine_of(const LogFacts& found, const Knowledge& knowledge) {
   };
   for (const auto& gfx : found.gfx_targets) {
     if (knowledge.target(gfx.value) != nullptr) {
+      const std::size_t before = machine.gpus.size();
       declare(gfx);
+      for (std::size_t i = before; i < machine.gpus.size(); ++i) {
+        if (auto name = log_name_of(found, gfx, knowledge)) {
+          machine.gpus[i].name = std::move(*name);
+        }
+      }
     }
   }
   if (machine.gpus.empty()) {

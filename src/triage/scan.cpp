@@ -14,6 +14,7 @@
 #include "rocdoc/check.h"
 #include "rocdoc/gfx_target.h"
 #include "src/hosts/declared_gpus.h"
+#include "src/triage/literal_search.h"
 #include "src/util/byte_source.h"
 #include "src/util/strings.h"
 
@@ -365,8 +366,29 @@ void settle_build(LogFacts& facts, const BuildEvidence& build) {
   }
 }
 
-/// The fewest bytes a line holds a fact in: "gfx" and one hex digit.
-constexpr std::size_t k_shortest_fact = 4;
+/// After this many lines in a row that hold a literal, the lines are read without searching
+/// ahead until one holds none.
+constexpr std::size_t k_dense_lines = 4;
+
+/// Every word scan_facts() looks for, lower-case: a line without one of them (and without a
+/// signature's match string) holds no fact and is not read. A reader added to scan_facts() adds
+/// its word here; the unit test "the one-pass filter reads what every line would give" compares
+/// both ways over the real logs.
+constexpr std::array<std::string_view, 15> k_fact_markers = {"gfx",
+                                                             "1002:",
+                                                             "marketing name:",
+                                                             "gpu models and configuration:",
+                                                             "device name:",
+                                                             "card series:",
+                                                             "market_name:",
+                                                             "torch",
+                                                             "rocm version:",
+                                                             "hip runtime version:",
+                                                             "/opt/rocm-",
+                                                             "hsa_override_gfx_version",
+                                                             "docker",
+                                                             "podman",
+                                                             "kubectl"};
 
 }  // namespace
 
@@ -374,54 +396,87 @@ LogLine quote(std::size_t number, std::string_view line) {
   return {number, util::excerpt(line, k_max_quoted_bytes)};
 }
 
-LogScan scan_log(std::string_view text, const Knowledge& knowledge) {
+LogScan scan_log(std::string_view text, const Knowledge& knowledge, LineFilter filter) {
   LogScan scan;
   scan.bytes = text.size();
-  std::vector<std::pair<std::string, std::vector<std::string>>> needles;  // lower-cased
-  std::vector<std::vector<std::string>> withs;
+  // The literals: every signature's match strings (owner: the signature's index), then the
+  // words of the fact readers (owner: none).
+  std::vector<std::string> literals;
+  std::vector<std::size_t> owner;
+  std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> needles;
   for (const auto& signature : knowledge.triage_signatures) {
     std::vector<std::string> match;
     for (const auto& m : signature.match) {
       match.push_back(ascii_lower(m));
+      literals.push_back(match.back());
+      owner.push_back(needles.size());
     }
     std::vector<std::string> with;
     for (const auto& w : signature.with) {
       with.push_back(ascii_lower(w));
     }
-    needles.emplace_back(signature.id, std::move(match));
-    withs.push_back(std::move(with));
+    needles.emplace_back(std::move(match), std::move(with));
     scan.hits.push_back({&signature, {}, 0});
   }
-  // A line shorter than every needle and every fact ("gfx9" is the shortest) holds nothing:
-  // skipped at once, so a log of 16 MiB of empty lines costs no more than its bytes.
-  std::size_t shortest = k_shortest_fact;
-  for (const auto& needle : needles) {
-    for (const auto& text_of_match : needle.second) {
-      shortest = std::min(shortest, text_of_match.size());
-    }
-  }
+  literals.insert(literals.end(), k_fact_markers.begin(), k_fact_markers.end());
+  const LiteralSearch search(literals);
   BuildEvidence build;
   std::string low;
+  std::vector<int> found;
+  std::vector<std::size_t> candidates;
+  std::size_t dense = 0;  // lines read one after the other, each holding a literal
+  // Where a literal occurs next: the lines before it hold nothing and are only counted.
+  std::optional<std::size_t> next = filter == LineFilter::every_line ? 0 : search.next(text, 0);
   std::size_t start = 0;
   while (start < text.size()) {
-    const std::size_t newline = text.find('\n', start);
-    const std::size_t end = newline == std::string_view::npos ? text.size() : newline;
-    std::string_view line = text.substr(start, end - start);
+    const void* newline = std::memchr(text.data() + start, '\n', text.size() - start);
+    const std::size_t end =
+        newline == nullptr
+            ? text.size()
+            : static_cast<std::size_t>(static_cast<const char*>(newline) - text.data());
+    const std::size_t line_start = start;
     start = end + 1;
     ++scan.lines;
-    if (line.size() > k_max_triage_line) {
-      line = line.substr(0, k_max_triage_line);
+    if (end - line_start > k_max_triage_line) {
       ++scan.cut_lines;
     }
+    if (filter == LineFilter::markers && (!next || *next > end)) {
+      continue;
+    }
+    std::string_view line = text.substr(line_start, std::min(end - line_start, k_max_triage_line));
     if (!line.empty() && line.back() == '\r') {
       line.remove_suffix(1);
     }
-    if (line.size() < shortest) {
-      continue;
+    low.assign(line);
+    for (char& c : low) {
+      c = lower(c);
     }
-    low = ascii_lower(line);
-    for (std::size_t i = 0; i < needles.size(); ++i) {
-      if (matches(low, needles[i].second, withs[i])) {
+    candidates.clear();
+    if (filter == LineFilter::markers) {
+      search.which(low, found);
+      // Where literals are on line after line (a hostile log), the next line is read without
+      // searching ahead: which() says what it holds, and the first line without a literal
+      // starts the search again.
+      dense = found.empty() ? 0 : dense + 1;
+      next = dense >= k_dense_lines ? std::optional<std::size_t>(start)
+                                    : search.next(text, std::min(start, text.size()));
+      if (found.empty()) {
+        continue;
+      }
+      for (const int literal : found) {
+        if (static_cast<std::size_t>(literal) < owner.size()) {
+          candidates.push_back(owner[static_cast<std::size_t>(literal)]);
+        }
+      }
+      std::sort(candidates.begin(), candidates.end());
+      candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+    } else {
+      for (std::size_t i = 0; i < needles.size(); ++i) {
+        candidates.push_back(i);
+      }
+    }
+    for (const std::size_t i : candidates) {
+      if (matches(low, needles[i].first, needles[i].second)) {
         SignatureHit& hit = scan.hits[i];
         if (hit.lines.size() < k_max_quoted_lines) {
           hit.lines.push_back(quote(scan.lines, line));

@@ -78,7 +78,12 @@ struct LogScan {
 
 /// Reads a log: splits it into lines (LF, CRLF), cuts long lines, finds the signatures of
 /// `knowledge` (plain substrings, ASCII case ignored) and the facts. Never throws on any input.
-LogScan scan_log(std::string_view text, const Knowledge& knowledge);
+/// `markers` reads only the lines that hold a signature's match string or a word a fact is read
+/// from (one pass over the text for all of them); `every_line` reads each line, for tests that
+/// show both give the same scan.
+enum class LineFilter { markers, every_line };
+LogScan scan_log(std::string_view text, const Knowledge& knowledge,
+                 LineFilter filter = LineFilter::markers);
 
 /// Line `number` of a log, quoted short and printable for a finding's evidence.
 LogLine quote(std::size_t number, std::string_view line);

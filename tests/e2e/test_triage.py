@@ -61,10 +61,14 @@ EXPECT = {
     "torch-not-compiled-cuda-comfyui.log": {"findings": {"torch.cpu-wheel": ("fail", [3])}, "exit": 1},
     "no-nvidia-driver-sd-webui-amdgpu.log": {"findings": {"torch.cuda-wheel": ("fail", [3])}, "exit": 1},
     "collect-env-gfx1010-nightly.log": {
-        "findings": {},
+        # N4: a pytorch.org nightly is judged by the targets of every pytorch.org release, none
+        # of which has gfx1010; the GPU is named in the log's words (RX 5700 XT).
+        "findings": {"arch.unsupported": ("fail", [1, 17])},
+        "messages": {"arch.unsupported": "no code for gfx1010 (Radeon RX 5700 XT) in torch "
+                                         "2.7.0.dev20250123+rocm6.3"},
         "facts": {"gfx_targets": [("gfx1010", 17)], "torch": ("2.7.0.dev20250123+rocm6.3", 1),
                   "torch_build": "rocm", "rocm": ("6.3.42131-fa1d09cbd", 4)},
-        "exit": 0,
+        "exit": 1,
     },
     "rocm-terminal-container-kfd-denied.log": {
         # Issue 22 (N7): in a container the fix is the host's gids at `docker run`, never usermod.
@@ -112,6 +116,9 @@ def check_real_logs(binary, results):
             signatures.update(finding["signatures"])
             results.check(finding["fix"] or finding["id"] == "arch.unsupported",
                           f"{name}: {finding['id']} names a fix")
+        for check_id, words in expect.get("messages", {}).items():
+            finding = next((f for f in doc["findings"] if f["id"] == check_id), {"message": ""})
+            results.check(words in finding["message"], f"{name}: {check_id} says {words!r}")
         for check_id, commands in expect.get("fixes", {}).items():
             finding = next(f for f in doc["findings"] if f["id"] == check_id)
             got_commands = [f["command"] for f in finding["fix"]]

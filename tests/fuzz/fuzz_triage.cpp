@@ -42,6 +42,26 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view input = fuzz::text(data, size);
   const TriageReport report = triage_log(input, fuzz::knowledge());
   const LogScan& scan = report.scan;
+  // The one-pass filter (only lines holding a literal are read) gives what reading every line
+  // gives.
+  const LogScan every = scan_log(input, fuzz::knowledge(), LineFilter::every_line);
+  ROCDOC_FUZZ_CHECK(
+      every.lines == scan.lines && every.cut_lines == scan.cut_lines &&
+          every.hits.size() == scan.hits.size() &&
+          every.facts.gfx_targets.size() == scan.facts.gfx_targets.size() &&
+          every.facts.gpu_names.size() == scan.facts.gpu_names.size() &&
+          every.facts.overrides.size() == scan.facts.overrides.size() &&
+          every.facts.torch.has_value() == scan.facts.torch.has_value() &&
+          every.facts.rocm.has_value() == scan.facts.rocm.has_value() &&
+          every.facts.container.has_value() == scan.facts.container.has_value() &&
+          every.facts.site_packages.has_value() == scan.facts.site_packages.has_value() &&
+          every.facts.torch_build == scan.facts.torch_build,
+      "the one-pass filter reads what every line would give");
+  for (std::size_t i = 0; i < scan.hits.size() && i < every.hits.size(); ++i) {
+    ROCDOC_FUZZ_CHECK(scan.hits[i].signature == every.hits[i].signature &&
+                          scan.hits[i].count == every.hits[i].count,
+                      "the one-pass filter finds every signature's lines");
+  }
   ROCDOC_FUZZ_CHECK(scan.bytes == size, "every byte is counted");
   ROCDOC_FUZZ_CHECK(scan.lines <= size && scan.cut_lines <= scan.lines,
                     "lines counted: " + std::to_string(scan.lines));

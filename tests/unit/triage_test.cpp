@@ -1,5 +1,8 @@
 // rocdoc triage: the log parser on plain strings, the judging against `rocdoc check`, the rules.
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "rocdoc/check.h"
@@ -357,4 +360,63 @@ TEST_CASE("a hostile path from the log reaches a fix only shell-quoted", "[triag
   REQUIRE(found->fix_from_facts);
   CHECK(found->fix[0].command.rfind("'/home/a`id`$HOME;reboot/bin/python3' -m pip install ", 0) ==
         0);
+}
+
+namespace {
+
+/// Everything a scan found, as one comparable text.
+std::string described(const LogScan& scan) {
+  std::string out = std::to_string(scan.bytes) + " bytes, " + std::to_string(scan.lines) +
+                    " lines, " + std::to_string(scan.cut_lines) + " cut\n";
+  const auto fact = [&](const char* name, const LogFact& f) {
+    out += std::string(name) + " " + f.name + "=" + f.value + " @" + std::to_string(f.line) + "\n";
+  };
+  for (const auto& f : scan.facts.gfx_targets) fact("gfx", f);
+  for (const auto& f : scan.facts.gpu_names) fact("name", f);
+  for (const auto& f : scan.facts.overrides) fact("override", f);
+  for (const auto* f : {&scan.facts.torch, &scan.facts.torch_build_evidence,
+                        &scan.facts.torchvision, &scan.facts.torchaudio, &scan.facts.rocm,
+                        &scan.facts.site_packages, &scan.facts.container}) {
+    if (*f) fact("fact", **f);
+  }
+  if (scan.facts.torch_build)
+    out += "build " + std::string(to_string(*scan.facts.torch_build)) + "\n";
+  for (const auto& h : scan.hits) {
+    out += h.signature->id + " x" + std::to_string(h.count) + ":";
+    for (const auto& line : h.lines) out += " " + std::to_string(line.number);
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the one-pass filter reads what every line would give", "[triage]") {
+  // Each real log, the logs one after the other, and lines built to sit at the filter's edges:
+  // a literal past the 4096-byte cut, one split by a CR, runs of lines that each hold one
+  // (the dense path) ended by a line without, and a log without a final newline.
+  std::vector<std::string> logs;
+  std::string all;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(ROCDOC_SOURCE_DIR) + "/tests/triage")) {
+    if (entry.path().extension() == ".log") {
+      std::ifstream in(entry.path(), std::ios::binary);
+      logs.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+      all += logs.back();
+    }
+  }
+  REQUIRE(logs.size() >= 15);
+  logs.push_back(all);
+  logs.push_back(std::string(k_max_triage_line, 'a') + "hipErrorNoBinaryForGpu gfx1030\nx\n");
+  logs.push_back(std::string(k_max_triage_line - 3, 'a') + "gfx1030\n");
+  logs.push_back("hipErrorNoBinary\rForGpu\r\ngfx\r\n\r\n");
+  std::string dense;
+  for (int i = 0; i < 12; ++i) {
+    dense += "gfx90a\nHSA_OVERRIDE_GFX_VERSION=9.0.0\ntorch==2.6.0+rocm6.2.4\n";
+  }
+  logs.push_back(dense + "plain\nMarketing Name: AMD Radeon RX 6800\nhipErrorNoBinaryForGpu");
+  for (const auto& log : logs) {
+    CHECK(described(scan_log(log, knowledge(), LineFilter::markers)) ==
+          described(scan_log(log, knowledge(), LineFilter::every_line)));
+  }
 }
