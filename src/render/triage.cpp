@@ -63,6 +63,9 @@ std::vector<std::pair<std::string, std::string>> fact_rows(const LogFacts& facts
   if (facts.site_packages) {
     rows.emplace_back("torch in", fact_one(*facts.site_packages));
   }
+  if (!facts.tools.empty()) {
+    rows.emplace_back("outputs of", fact_list(facts.tools));
+  }
   return rows;
 }
 
@@ -85,6 +88,33 @@ std::string markdown_text(std::string_view text) {
     out += c;
   }
   return out;
+}
+
+/// What a text with no finding is said to show: nothing known wrong in it, what it did not
+/// hold (so was not judged), and that the machine itself was not judged (issue 27 §3).
+std::vector<std::string> nothing_known(const TriageReport& report, bool no_facts) {
+  std::vector<std::string> paragraphs;
+  paragraphs.push_back(fmt::format(
+      "Nothing known is wrong in this text: no line matches one of the {} signatures{}.",
+      report.signatures,
+      no_facts ? ", and it holds no fact rocdoc check could judge"
+               : ", and rocdoc check finds nothing wrong with the facts found above"));
+  if (report.scan.facts.tools.empty()) {
+    paragraphs.push_back(
+        "No tool's output recognised (triage reads collect_env, rocminfo, amd-smi, rocm-smi, "
+        "pip freeze and pip list, lspci -nn, dmesg, Python tracebacks and container errors).");
+  }
+  std::vector<std::string> missing;
+  for (const auto& item : report.not_in_log) {
+    missing.push_back(item.what);
+  }
+  if (!missing.empty()) {
+    paragraphs.push_back("Not in the text, so not judged: " + util::join(missing, "; ") + ".");
+  }
+  paragraphs.push_back(
+      "This is no all-clear for the machine: rocdoc check there judges the driver, the "
+      "permissions and what is installed.");
+  return paragraphs;
 }
 
 std::pair<int, int> counts(const TriageReport& report) {
@@ -161,8 +191,9 @@ void render_triage_human(const TriageReport& report, const TriageContext& contex
   const auto [errors, others] = counts(report);
   page.blank();
   if (report.findings.empty()) {
-    page.indented(0, page.own("Nothing recognised: no known error line in the log, and the facts "
-                              "found show no problem."));
+    for (const auto& paragraph : nothing_known(report, rows.empty())) {
+      page.indented(0, page.own(paragraph));
+    }
   } else {
     page.indented(
         0,
@@ -190,6 +221,10 @@ void render_triage_json(const TriageReport& report, const TriageContext& context
   json overrides = json::array();
   for (const auto& value : facts.overrides) {
     overrides.push_back({{"variable", value.name}, {"value", value.value}, {"line", value.line}});
+  }
+  json not_in_log = json::array();
+  for (const auto& item : report.not_in_log) {
+    not_in_log.push_back({{"id", item.id}, {"what", item.what}});
   }
   json findings = json::array();
   for (const auto& finding : report.findings) {
@@ -238,7 +273,10 @@ void render_triage_json(const TriageReport& report, const TriageContext& context
         {"rocm", fact(facts.rocm)},
         {"overrides", overrides},
         {"site_packages", fact(facts.site_packages)},
-        {"container", fact(facts.container)}}},
+        {"container", fact(facts.container)},
+        {"tools", facts_list(facts.tools)}}},
+      {"signatures", report.signatures},
+      {"not_in_log", not_in_log},
       {"summary", {{"errors", errors}, {"warnings", others}}},
       {"findings", findings},
   };
@@ -319,6 +357,13 @@ void render_triage_markdown(const TriageReport& report, const TriageContext& con
     }
   }
   const auto [errors, others] = counts(report);
+  if (report.findings.empty()) {
+    out << "\n";
+    for (const auto& paragraph : nothing_known(report, rows.empty())) {
+      out << markdown_text(paragraph) << "\n\n";
+    }
+    return;
+  }
   out << "\n"
       << report.findings.size() << " problem(s) recognised (" << errors << " error(s), " << others
       << " warning(s)).\n";

@@ -247,12 +247,33 @@ void add_lines(std::vector<LogLine>& lines, const std::vector<LogLine>& more) {
   }
 }
 
+/// What the text does not tell, so nothing about it was judged (issue 27 §3).
+std::vector<NotInLog> missing_facts(const LogFacts& facts) {
+  std::vector<NotInLog> missing;
+  if (facts.gfx_targets.empty() && facts.gpu_names.empty()) {
+    missing.push_back({"gpu", "the GPU: no gfx target, product name or AMD PCI id"});
+  }
+  if (!facts.torch && !facts.torch_build) {
+    missing.push_back({"torch", "torch: no version or build"});
+  }
+  if (!facts.rocm) {
+    missing.push_back({"rocm", "the ROCm or HIP version"});
+  }
+  if (std::none_of(facts.tools.begin(), facts.tools.end(),
+                   [](const LogFact& tool) { return tool.value.rfind("a kernel log", 0) == 0; })) {
+    missing.push_back({"kernel-log", "a kernel log (dmesg): the driver's and the GPU's errors"});
+  }
+  return missing;
+}
+
 }  // namespace
 
 TriageReport triage_log(std::string_view text, const Knowledge& knowledge) {
   check_triage_signatures(knowledge);
   TriageReport report;
   report.scan = scan_log(text, knowledge);
+  report.signatures = knowledge.triage_signatures.size();
+  report.not_in_log = missing_facts(report.scan.facts);
   const LogMachine machine = machine_of(report.scan.facts, knowledge);
   const auto judged = judge_facts(machine, knowledge);
   // The lines the facts came from, quoted for findings that rest on the facts.

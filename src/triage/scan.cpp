@@ -194,8 +194,80 @@ bool no_value(std::string_view low_value) {
          low_value.rfind("could not", 0) == 0 || low_value.rfind("no cuda", 0) == 0;
 }
 
+/// "[    3.548555] " at the start of a line: dmesg's timestamp.
+bool dmesg_timestamp(std::string_view line) {
+  if (line.empty() || line.front() != '[') {
+    return false;
+  }
+  const std::size_t close = line.find(']');
+  if (close == std::string_view::npos || close > 20) {
+    return false;
+  }
+  const std::string_view stamp = util::trim(line.substr(1, close - 1));
+  const std::size_t dot = stamp.find('.');
+  return dot != std::string_view::npos && dot > 0 &&
+         stamp.find_first_not_of("0123456789.") == std::string_view::npos;
+}
+
+/// "name==1.2.3" as a whole line (pip freeze, uv), with pip's own name characters.
+bool freeze_line(std::string_view low) {
+  const std::size_t equals = low.find("==");
+  if (equals == 0 || equals == std::string_view::npos || equals + 2 >= low.size() ||
+      !is_digit(low[equals + 2])) {
+    return false;
+  }
+  const std::string_view name = low.substr(0, equals);
+  return name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789._-") ==
+             std::string_view::npos &&
+         low.find(' ') == std::string_view::npos;
+}
+
+/// The tool whose output a line is (its own words, or its form), or nullptr.
+const char* tool_of(std::string_view line, std::string_view low) {
+  if (contains(low, "used to build pytorch:") || contains(low, "is debug build:") ||
+      low.rfind("pytorch version:", 0) == 0) {
+    return "collect_env";
+  }
+  if (contains(low, "hsa system attributes") || contains(low, "hsa agents") ||
+      contains(low, "rock module is")) {
+    return "rocminfo";
+  }
+  if (contains(low, "rocm system management interface")) {
+    return "rocm-smi";
+  }
+  if (contains(low, "market_name:") || contains(low, "target_graphics_version")) {
+    return "amd-smi";
+  }
+  if (contains(low, "traceback (most recent call last)")) {
+    return "a Python traceback";
+  }
+  if (contains(low, "error response from daemon")) {
+    return "a container runtime's error";
+  }
+  if (contains(low, "[1002:") && contains(low, "controller")) {
+    return "lspci -nn";
+  }
+  if ((contains(low, "amdgpu") || contains(low, "kfd") || contains(low, "drm")) &&
+      (dmesg_timestamp(line) || contains(low, " kernel: "))) {
+    return "a kernel log (dmesg, journalctl -k)";
+  }
+  if (freeze_line(low)) {
+    return "pip freeze";
+  }
+  if (low.rfind("package ", 0) == 0 && contains(low, " version")) {
+    return "pip list";
+  }
+  return nullptr;
+}
+
 void scan_facts(std::string_view line, std::string_view low, std::size_t number,
                 const Knowledge& knowledge, LogFacts& facts, BuildEvidence& build) {
+  if (const char* tool = tool_of(line, low)) {
+    if (std::none_of(facts.tools.begin(), facts.tools.end(),
+                     [&](const LogFact& fact) { return fact.value == tool; })) {
+      facts.tools.push_back({tool, number, {}});
+    }
+  }
   // GPU targets
   if (contains(low, "gfx")) {
     const auto names = gfx_names(low);
@@ -374,21 +446,16 @@ constexpr std::size_t k_dense_lines = 4;
 /// signature's match string) holds no fact and is not read. A reader added to scan_facts() adds
 /// its word here; the unit test "the one-pass filter reads what every line would give" compares
 /// both ways over the real logs.
-constexpr std::array<std::string_view, 15> k_fact_markers = {"gfx",
-                                                             "1002:",
-                                                             "marketing name:",
-                                                             "gpu models and configuration:",
-                                                             "device name:",
-                                                             "card series:",
-                                                             "market_name:",
-                                                             "torch",
-                                                             "rocm version:",
-                                                             "hip runtime version:",
-                                                             "/opt/rocm-",
-                                                             "hsa_override_gfx_version",
-                                                             "docker",
-                                                             "podman",
-                                                             "kubectl"};
+constexpr std::array<std::string_view, 30> k_fact_markers = {
+    // tool outputs (tool_of)
+    "used to build pytorch:", "is debug build:", "hsa system attributes", "hsa agents",
+    "rock module is", "rocm system management interface", "target_graphics_version",
+    "traceback (most recent call last)", "error response from daemon", "controller", "amdgpu",
+    "kfd", "drm", "==", "package ",
+    // facts"gfx",
+    "1002:", "marketing name:", "gpu models and configuration:", "device name:", "card series:",
+    "market_name:", "torch", "rocm version:", "hip runtime version:", "/opt/rocm-",
+    "hsa_override_gfx_version", "docker", "podman", "kubectl"};
 
 }  // namespace
 

@@ -58,6 +58,11 @@ struct LogFacts {
   /// The log was taken in a container: the line that says so ("docker run … --device=/dev/kfd",
   /// "podman run", a pod's kubectl); its value is the runtime ("docker", "podman", "kubernetes").
   std::optional<LogFact> container;
+  /// The tool outputs the text holds, each once, at the first line that shows it: its value is
+  /// the tool ("collect_env", "rocminfo", "amd-smi", "rocm-smi", "pip freeze", "pip list",
+  /// "lspci -nn", "a kernel log (dmesg, journalctl -k)", "a Python traceback", "a container
+  /// runtime's error").
+  std::vector<LogFact> tools;
 };
 
 /// A signature of the rules and the lines it matched.
@@ -105,9 +110,17 @@ struct TriageFinding {
   std::vector<std::string> sources;
 };
 
+/// Something the text does not establish, so nothing about it was judged.
+struct NotInLog {
+  std::string id;    ///< "gpu", "torch", "rocm", "kernel-log"
+  std::string what;  ///< "the GPU: no gfx target or product name"
+};
+
 struct TriageReport {
   LogScan scan;
   std::vector<TriageFinding> findings;  ///< in the check table's order
+  std::vector<NotInLog> not_in_log;
+  std::size_t signatures = 0;  ///< how many signatures the text was matched against
 };
 
 /// Scans the log and judges it: signatures become findings of their check ids; the facts (GPU

@@ -68,6 +68,7 @@ EXPECT = {
                                          "2.7.0.dev20250123+rocm6.3"},
         "facts": {"gfx_targets": [("gfx1010", 17)], "torch": ("2.7.0.dev20250123+rocm6.3", 1),
                   "torch_build": "rocm", "rocm": ("6.3.42131-fa1d09cbd", 4)},
+        "tools": [("collect_env", 1)],
         "exit": 1,
     },
     "rocm-terminal-container-kfd-denied.log": {
@@ -135,6 +136,15 @@ def check_real_logs(binary, results):
             else:
                 got_value = (facts[key]["value"], facts[key]["line"]) if facts[key] else None
             results.check(got_value == value, f"{name}: fact {key} {got_value!r} != {value!r}")
+        if "tools" in expect:
+            got_value = [(v["value"], v["line"]) for v in facts["tools"]]
+            results.check(got_value == expect["tools"], f"{name}: tool outputs {got_value}")
+        if expect["exit"] == 0 and not expect["findings"]:
+            # Issue 27 §3: no all-clear; what was not in the text is said.
+            results.check(doc["not_in_log"] and doc["signatures"] >= 20, f"{name}: not_in_log {doc['not_in_log']}")
+            plain = triage(binary, "--no-color", path).stdout.decode()
+            results.check("Nothing known is wrong in this text" in plain and "no all-clear" in plain
+                          and "show no problem" not in plain, f"{name}: honest wording {plain!r}")
         if "overrides" in expect:
             got_value = [(v["variable"], v["value"], v["line"]) for v in facts["overrides"]]
             results.check(got_value == expect["overrides"], f"{name}: overrides {got_value}")

@@ -420,3 +420,52 @@ TEST_CASE("the one-pass filter reads what every line would give", "[triage]") {
           described(scan_log(log, knowledge(), LineFilter::every_line)));
   }
 }
+
+TEST_CASE("triage names the tool outputs a text holds", "[triage]") {
+  // One line of each, in the tool's own form.
+  const std::string log =
+      "PyTorch version: 2.6.0+rocm6.2.4\n"                                    // collect_env
+      "ROCk module is loaded\n"                                               // rocminfo
+      "GPU: 0\n    MARKET_NAME: AMD Instinct MI300X\n"                        // amd-smi
+      "============================ ROCm System Management Interface ====\n"  // rocm-smi
+      "03:00.0 VGA compatible controller [0300]: Advanced Micro Devices, Inc. [AMD/ATI] Navi 31 "
+      "[Radeon RX 7900 XT/7900 XTX] [1002:744c] (rev c8)\n"               // lspci -nn
+      "[    3.548555] kfd kfd: amdgpu: PITCAIRN  not supported in kfd\n"  // dmesg
+      "numpy==1.26.4\n"                                                   // pip freeze
+      "Package    Version\n"                                              // pip list
+      "Traceback (most recent call last):\n"                              // Python
+      "docker: Error response from daemon: error gathering device information\n";
+  const LogScan scan = scan_log(log, knowledge());
+  std::vector<std::pair<std::string, std::size_t>> tools;
+  for (const auto& tool : scan.facts.tools) {
+    tools.emplace_back(tool.value, tool.line);
+  }
+  CHECK(tools ==
+        std::vector<std::pair<std::string, std::size_t>>{{"collect_env", 1},
+                                                         {"rocminfo", 2},
+                                                         {"amd-smi", 4},
+                                                         {"rocm-smi", 5},
+                                                         {"lspci -nn", 6},
+                                                         {"a kernel log (dmesg, journalctl -k)", 7},
+                                                         {"pip freeze", 8},
+                                                         {"pip list", 9},
+                                                         {"a Python traceback", 10},
+                                                         {"a container runtime's error", 11}});
+  // journalctl -k's form; a line that only mentions amdgpu is no kernel log.
+  CHECK(
+      scan_log("Dec 01 10:00:00 host kernel: amdgpu 0000:03:00.0: ring gfx timeout\n", knowledge())
+          .facts.tools.size() == 1);
+  CHECK(scan_log("I installed amdgpu-dkms\npip install torch==2.6.0 --index-url x\n", knowledge())
+            .facts.tools.empty());
+}
+
+TEST_CASE("triage with no finding says what the text did not establish", "[triage]") {
+  const TriageReport report = triage_log("PyTorch version: 2.6.0+rocm6.2.4\n", knowledge());
+  CHECK(report.findings.empty());
+  std::vector<std::string> ids;
+  for (const auto& item : report.not_in_log) {
+    ids.push_back(item.id);
+  }
+  CHECK(ids == std::vector<std::string>{"gpu", "rocm", "kernel-log"});
+  CHECK(report.signatures == knowledge().triage_signatures.size());
+}
