@@ -23,7 +23,8 @@ struct TriageOptions {
 /// The help footer of `rocdoc triage`.
 inline constexpr std::string_view k_triage_exit_codes =
     "Exit codes:\n"
-    "  0  nothing recognised, or nothing at the --fail-on level (default: error)\n"
+    "  0  nothing known is wrong in the text (not: the machine is healthy), or nothing at the\n"
+    "     --fail-on level (default: error)\n"
     "  1  a finding at the --fail-on level\n"
     "  2  the log cannot be read (missing, a directory, over 16 MiB), invalid rules, bad\n"
     "     arguments, or the output could not be written\n";
