@@ -413,6 +413,9 @@ struct TriageSignature {
   std::string severity;            ///< "error", "warning" or "info"
   std::string message;
   std::vector<TriageFix> fixes;
+  /// "steps" (the default: each after the other) or "alternatives" (one of them, each under the
+  /// condition its description names: "In a container: …", "On a host: …").
+  std::string fix_order = "steps";
   std::string source;
 };
 

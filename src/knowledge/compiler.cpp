@@ -286,7 +286,8 @@ void write(std::ostream& out, const rocdoc::Knowledge& k) {
           << ", .needs_root = " << (f.needs_root ? "true" : "false")
           << ", .kind = " << literal(f.kind) << "},";
     }
-    out << "}, .source = " << literal(s.source) << "});\n";
+    out << "}, .fix_order = " << literal(s.fix_order) << ", .source = " << literal(s.source)
+        << "});\n";
   }
   for (const auto& p : k.cuda_packages) {
     out << "  k.cuda_packages.push_back(CudaPackage{.name = " << literal(p.name)

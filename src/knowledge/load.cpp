@@ -1225,6 +1225,12 @@ void load_triage(const RuleReader& reader, Knowledge& knowledge) {
         signature.fixes.push_back(std::move(parsed));
       }
     }
+    if (entry["fix_order"]) {
+      signature.fix_order = reader.choice(entry, "fix_order", {"steps", "alternatives"});
+      if (signature.fixes.size() < 2) {
+        reader.fail(entry["fix_order"], "\"fix_order\" needs at least two fixes");
+      }
+    }
     knowledge.triage_signatures.push_back(std::move(signature));
   }
 }

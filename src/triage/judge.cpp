@@ -298,6 +298,8 @@ TriageReport triage_log(std::string_view text, const Knowledge& knowledge) {
       finding.matched_lines += hit.count;
       if (finding.fix.empty()) {
         finding.fix = fixes_of(*hit.signature);
+        finding.fix_order =
+            hit.signature->fix_order == "alternatives" ? FixOrder::alternatives : FixOrder::steps;
         if (report.scan.facts.container && (id == "perm.kfd" || id == "perm.render")) {
           finding.fix = container_group_fixes(report.scan.facts.container->value);
           finding.fix_from_facts = true;

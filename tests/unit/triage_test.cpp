@@ -284,15 +284,15 @@ TEST_CASE("triage exit codes follow --fail-on", "[triage]") {
   const TriageReport warning =
       triage_log("[ 35.1] amdgpu 0000:03:00.0: amdgpu: ring comp_1.1.0 timeout, signaled seq=7\n",
                  knowledge());
-  REQUIRE(finding(warning, "arch.override-wrong") != nullptr);
-  CHECK(finding(warning, "arch.override-wrong")->status == Status::warn);
+  REQUIRE(finding(warning, "driver.gpu-faults") != nullptr);
+  CHECK(finding(warning, "driver.gpu-faults")->status == Status::warn);
   CHECK(triage_exit_code(warning, FailOn::error) == 0);
   CHECK(triage_exit_code(warning, FailOn::warning) == 1);
   CHECK(triage_exit_code(warning, FailOn::never) == 0);
 }
 
 TEST_CASE("the embedded triage signatures name existing checks and have sources", "[triage]") {
-  REQUIRE(knowledge().triage_signatures.size() >= 15);
+  REQUIRE(knowledge().triage_signatures.size() >= 80);  // issue 27: at least 80
   for (const auto& signature : knowledge().triage_signatures) {
     INFO(signature.id);
     CHECK(find_check(signature.check) != nullptr);
@@ -324,6 +324,22 @@ TEST_CASE("triage.yaml mistakes are refused with file:line:column", "[triage][kn
         "    match: [\"ab\"]\n    check: perm.kfd\n    severity: error\n    message: m\n"
         "    source: s\n");
     CHECK(error.line() == 3);
+  }
+  SECTION("an order of fixes for fewer than two fixes") {
+    const RulesError error = triage_rules_error(
+        head +
+        "    match: [\"abcd\"]\n    check: perm.kfd\n    severity: error\n    message: m\n"
+        "    fixes:\n      - description: d\n    fix_order: alternatives\n    source: s\n");
+    CHECK(error.line() == 9);
+    CHECK(std::string(error.what()).find("at least two fixes") != std::string::npos);
+  }
+  SECTION("an order of fixes that is not one") {
+    const RulesError error = triage_rules_error(
+        head +
+        "    match: [\"abcd\"]\n    check: perm.kfd\n    severity: error\n    message: m\n"
+        "    fixes:\n      - description: d\n      - description: e\n    fix_order: any\n"
+        "    source: s\n");
+    CHECK(error.line() == 10);
   }
   SECTION("a severity that is not one") {
     const RulesError error = triage_rules_error(
@@ -468,4 +484,18 @@ TEST_CASE("triage with no finding says what the text did not establish", "[triag
   }
   CHECK(ids == std::vector<std::string>{"gpu", "rocm", "kernel-log"});
   CHECK(report.signatures == knowledge().triage_signatures.size());
+}
+
+TEST_CASE("triage keeps the rules' order of fixes: steps or alternatives", "[triage]") {
+  // kfd-enoent: in a container pass the devices, or on a host load the driver (one of them).
+  const TriageReport either =
+      triage_log("Unable to open /dev/kfd read-write: No such file or directory\n", knowledge());
+  REQUIRE(finding(either, "driver.kfd-missing") != nullptr);
+  CHECK(finding(either, "driver.kfd-missing")->fix_order == FixOrder::alternatives);
+  CHECK(finding(either, "driver.kfd-missing")->fix.size() == 2);
+  // kfd-enomem: look in the kernel log, then (on an APU) remount /dev.
+  const TriageReport steps =
+      triage_log("Unable to open /dev/kfd read-write: Cannot allocate memory\n", knowledge());
+  REQUIRE(finding(steps, "driver.kfd-unusable") != nullptr);
+  CHECK(finding(steps, "driver.kfd-unusable")->fix_order == FixOrder::steps);
 }
