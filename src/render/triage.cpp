@@ -63,6 +63,18 @@ std::vector<std::pair<std::string, std::string>> fact_rows(const LogFacts& facts
   if (facts.site_packages) {
     rows.emplace_back("torch in", fact_one(*facts.site_packages));
   }
+  if (facts.python) {
+    rows.emplace_back("Python", fact_one(*facts.python));
+  }
+  if (!facts.packages.empty()) {
+    rows.emplace_back(
+        "packages",
+        fmt::format("{}{} listed (first on line {})", facts.packages.size(),
+                    facts.packages_left_out == 0
+                        ? std::string()
+                        : fmt::format(" (and {} more rows, not read)", facts.packages_left_out),
+                    facts.packages.front().line));
+  }
   if (!facts.tools.empty()) {
     rows.emplace_back("outputs of", fact_list(facts.tools));
   }
@@ -222,6 +234,11 @@ void render_triage_json(const TriageReport& report, const TriageContext& context
   for (const auto& value : facts.overrides) {
     overrides.push_back({{"variable", value.name}, {"value", value.value}, {"line", value.line}});
   }
+  json packages = json::array();
+  for (const auto& package : facts.packages) {
+    packages.push_back(
+        {{"name", package.name}, {"version", package.value}, {"line", package.line}});
+  }
   json not_in_log = json::array();
   for (const auto& item : report.not_in_log) {
     not_in_log.push_back({{"id", item.id}, {"what", item.what}});
@@ -274,7 +291,10 @@ void render_triage_json(const TriageReport& report, const TriageContext& context
         {"overrides", overrides},
         {"site_packages", fact(facts.site_packages)},
         {"container", fact(facts.container)},
-        {"tools", facts_list(facts.tools)}}},
+        {"tools", facts_list(facts.tools)},
+        {"python", fact(facts.python)},
+        {"packages", packages},
+        {"packages_left_out", facts.packages_left_out}}},
       {"signatures", report.signatures},
       {"not_in_log", not_in_log},
       {"summary", {{"errors", errors}, {"warnings", others}}},

@@ -32,6 +32,8 @@ struct LogMachine {
   Facts facts;
   std::vector<DeclaredGpu> gpus;
   std::vector<std::size_t> lines;  ///< the lines these facts came from
+  /// The packages the rules know and their lines, for python.cuda-packages' finding only.
+  std::vector<std::pair<std::string, std::size_t>> package_lines;
 };
 
 /// "AMD Radeon RX 5700 XT (gfx1010:xnack-)" → "Radeon RX 5700 XT": the log's own words for a
@@ -114,7 +116,8 @@ LogMachine machine_of(const LogFacts& found, const Knowledge& knowledge) {
     facts.env->variables[found.overrides.front().name] = found.overrides.front().value;
     machine.lines.push_back(found.overrides.front().line);
   }
-  if (found.torch && found.torch_build) {
+  const bool torch = found.torch && found.torch_build;
+  if (torch || !found.packages.empty()) {
     PythonEnvironment environment;
     if (found.site_packages) {
       environment.site_dir = found.site_packages->value;
@@ -133,12 +136,29 @@ LogMachine machine_of(const LogFacts& found, const Knowledge& knowledge) {
       environment.site_dir = "the Python environment of the log";
     }
     environment.found_by.push_back("the log");
-    TorchInstall torch;
-    torch.version = found.torch->value;
-    torch.build = *found.torch_build;
-    classify_torch(torch, environment.site_dir, knowledge);
-    environment.torch = std::move(torch);
-    machine.lines.push_back(found.torch->line);
+    if (found.python) {
+      environment.python_version = found.python->value;
+    }
+    if (torch) {
+      TorchInstall install;
+      install.version = found.torch->value;
+      install.build = *found.torch_build;
+      classify_torch(install, environment.site_dir, knowledge);
+      environment.torch = std::move(install);
+      machine.lines.push_back(found.torch->line);
+    }
+    // The packages of the log's lists; the lines quoted are those of packages the rules know
+    // (rules/cuda_packages.yaml), the ones a finding can rest on.
+    for (const auto& package : found.packages) {
+      if (package.name == "torch" || package.name == "torchvision" ||
+          package.name == "torchaudio") {
+        continue;  // torch is the environment's torch; its companions come just below
+      }
+      environment.packages.push_back({package.name, package.value, {}});
+      if (knowledge.cuda_package(package.name) != nullptr) {
+        machine.package_lines.emplace_back(package.name, package.line);
+      }
+    }
     for (const auto* companion : {&found.torchvision, &found.torchaudio}) {
       if (*companion) {
         environment.packages.push_back(
@@ -154,9 +174,9 @@ LogMachine machine_of(const LogFacts& found, const Knowledge& knowledge) {
 }
 
 /// The software checks the facts of a log can answer, as `rocdoc check --gpu` would.
-constexpr std::array<std::string_view, 5> k_fact_checks = {
-    "arch.unsupported", "arch.override-wrong", "torch.cuda-wheel", "torch.cpu-wheel",
-    "torch.companions"};
+constexpr std::array<std::string_view, 6> k_fact_checks = {
+    "arch.unsupported", "arch.override-wrong", "torch.cuda-wheel",
+    "torch.cpu-wheel",  "torch.companions",    "python.cuda-packages"};
 
 std::map<std::string, CheckResult> judge_facts(const LogMachine& machine,
                                                const Knowledge& knowledge) {
@@ -332,6 +352,15 @@ TriageReport triage_log(std::string_view text, const Knowledge& knowledge) {
                          std::string("From the facts in the log, rocdoc check says: ") +
                          result.message;
       add_lines(finding.lines, fact_lines);
+      if (id == "python.cuda-packages") {  // the lines of the packages it names
+        std::set<std::size_t> named;
+        for (const auto& [name, line] : machine.package_lines) {
+          if (result.message.find(name + " ") != std::string::npos) {
+            named.insert(line);
+          }
+        }
+        add_lines(finding.lines, quote_lines(text, std::move(named)));
+      }
       if (!result.fix.empty()) {
         finding.fix = result.fix;
         finding.fix_order = result.fix_order;

@@ -187,11 +187,118 @@ struct BuildEvidence {
   std::size_t rocm_line = 0;
 };
 
+/// Where a pip list table is: after its "Package  Version" header, a row per line until a line
+/// that is not one.
+struct PipTable {
+  bool open = false;            ///< a header was seen and no line has ended the table yet
+  std::set<std::string> names;  ///< the packages kept, by normalised name
+};
+
+/// PEP 503's normalised name: lower case, each run of '-', '_' and '.' as one '-'.
+std::string normalised_name(std::string_view name) {
+  std::string out;
+  for (const char c : name) {
+    const bool separator = c == '-' || c == '_' || c == '.';
+    if (separator) {
+      if (!out.empty() && out.back() != '-') {
+        out += '-';
+      }
+    } else {
+      out += lower(c);
+    }
+  }
+  return out;
+}
+
+/// A distribution name as pip writes one: letters, digits, '.', '_', '-', starting with a letter
+/// or digit.
+bool distribution_name(std::string_view name) {
+  return !name.empty() && name.size() <= 128 && is_alnum(name.front()) &&
+         std::all_of(name.begin(), name.end(),
+                     [](char c) { return is_alnum(c) || c == '.' || c == '_' || c == '-'; });
+}
+
+/// A version as pip prints one: starts with a digit, no spaces, at most 64 bytes.
+bool package_version_text(std::string_view version) {
+  return !version.empty() && version.size() <= 64 && is_digit(version.front()) &&
+         std::none_of(version.begin(), version.end(),
+                      [](char c) { return c == ' ' || c == '\t' || c == ','; });
+}
+
+/// One package of a line: pip freeze and uv ("name==1.2", "+ name==1.2"), collect_env
+/// ("[pip3] name==1.2", "[conda] name 1.2 build channel") and the rows of a pip list table.
+std::optional<std::pair<std::string, std::string>> package_row(std::string_view line,
+                                                               std::string_view low,
+                                                               PipTable& table) {
+  std::string_view rest = util::trim(line);
+  const auto words = [](std::string_view text) {
+    std::vector<std::string_view> out;
+    for (const auto word : util::split(text, ' ')) {
+      const std::string_view trimmed = util::trim(word);
+      if (!trimmed.empty()) {
+        out.push_back(trimmed);
+      }
+      if (out.size() == 3) {
+        break;
+      }
+    }
+    return out;
+  };
+  const std::string_view low_rest = util::trim(low);
+  if (low_rest.rfind("package ", 0) == 0 && contains(low_rest, " version")) {
+    table.open = true;  // pip list's header; its rule of dashes and its rows follow
+    return std::nullopt;
+  }
+  bool conda = false;
+  for (const std::string_view prefix : {"[pip3] ", "[pip] ", "+ "}) {
+    if (rest.substr(0, prefix.size()) == prefix) {
+      rest = util::trim(rest.substr(prefix.size()));
+    }
+  }
+  if (rest.substr(0, 8) == "[conda] ") {
+    rest = util::trim(rest.substr(8));
+    conda = true;
+  }
+  std::string_view name;
+  std::string_view version;
+  if (const auto equals = rest.find("=="); equals != std::string_view::npos && !conda) {
+    name = rest.substr(0, equals);
+    version = rest.substr(equals + 2);
+    version = version.substr(0, version.find(' '));
+  } else if (conda || table.open) {
+    const auto parts = words(rest);
+    if (table.open && !parts.empty() && parts[0].find_first_not_of('-') == std::string_view::npos) {
+      return std::nullopt;  // the table's rule
+    }
+    if (parts.size() >= 2) {
+      name = parts[0];
+      version = parts[1];
+    }
+  }
+  if (!distribution_name(name) || !package_version_text(version)) {
+    table.open = false;
+    return std::nullopt;
+  }
+  return std::make_pair(normalised_name(name), std::string(version));
+}
+
 /// "N/A", "None", "Could not collect": no value.
 bool no_value(std::string_view low_value) {
   low_value = util::trim(low_value);
   return low_value.empty() || low_value.rfind("n/a", 0) == 0 || low_value.rfind("none", 0) == 0 ||
          low_value.rfind("could not", 0) == 0 || low_value.rfind("no cuda", 0) == 0;
+}
+
+/// Where the value after "key:" starts on a line; collect_env aligns its keys ("PyTorch version
+/// : 2.12.0+rocm7.2" in vLLM's and newer torch's form), so spaces may stand before the colon.
+/// npos when the line has no such key.
+std::size_t after_key(std::string_view low, std::string_view key) {
+  const std::size_t pos = low.find(key);
+  if (pos == std::string_view::npos) {
+    return std::string_view::npos;
+  }
+  const std::size_t colon = skip_chars(low, pos + key.size(), " \t", 64);
+  return colon < low.size() && low[colon] == ':' ? colon + 1 : std::string_view::npos;
 }
 
 /// "[    3.548555] " at the start of a line: dmesg's timestamp.
@@ -224,8 +331,10 @@ bool freeze_line(std::string_view low) {
 
 /// The tool whose output a line is (its own words, or its form), or nullptr.
 const char* tool_of(std::string_view line, std::string_view low) {
-  if (contains(low, "used to build pytorch:") || contains(low, "is debug build:") ||
-      low.rfind("pytorch version:", 0) == 0) {
+  if (after_key(low, "used to build pytorch") != std::string_view::npos ||
+      after_key(low, "is debug build") != std::string_view::npos ||
+      (low.rfind("pytorch version", 0) == 0 &&
+       after_key(low, "pytorch version") != std::string_view::npos)) {
     return "collect_env";
   }
   if (contains(low, "hsa system attributes") || contains(low, "hsa agents") ||
@@ -261,7 +370,15 @@ const char* tool_of(std::string_view line, std::string_view low) {
 }
 
 void scan_facts(std::string_view line, std::string_view low, std::size_t number,
-                const Knowledge& knowledge, LogFacts& facts, BuildEvidence& build) {
+                const Knowledge& knowledge, LogFacts& facts, BuildEvidence& build,
+                PipTable& table) {
+  if (auto row = package_row(line, low, table)) {
+    if (facts.packages.size() == k_max_log_packages) {
+      ++facts.packages_left_out;
+    } else if (table.names.insert(row->first).second) {
+      facts.packages.push_back({util::printable(row->second), number, std::move(row->first)});
+    }
+  }
   if (const char* tool = tool_of(line, low)) {
     if (std::none_of(facts.tools.begin(), facts.tools.end(),
                      [&](const LogFact& fact) { return fact.value == tool; })) {
@@ -293,10 +410,10 @@ void scan_facts(std::string_view line, std::string_view low, std::size_t number,
     }
   }
   // GPU names
-  for (const char* key : {"marketing name:", "gpu models and configuration:", "device name:",
-                          "card series:", "market_name:"}) {
-    if (const auto pos = low.find(key); pos != std::string_view::npos) {
-      const std::string value = value_after(line, pos + std::strlen(key));
+  for (const char* key : {"marketing name", "gpu models and configuration", "device name",
+                          "card series", "market_name"}) {
+    if (const auto pos = after_key(low, key); pos != std::string_view::npos) {
+      const std::string value = value_after(line, pos);
       const std::string low_value = ascii_lower(value);
       if ((contains(low_value, "radeon") || contains(low_value, "instinct") ||
            contains(low_value, "amd")) &&
@@ -306,11 +423,13 @@ void scan_facts(std::string_view line, std::string_view low, std::size_t number,
     }
   }
   // torch and its companions
-  for (const char* key : {"pytorch version:", "torch version:", "torch.__version__"}) {
-    if (const auto pos = low.find(key); pos != std::string_view::npos) {
-      keep_first(facts.torch,
-                 version_at(line, skip_chars(line, pos + std::strlen(key), " :=\"'\t")), number);
+  for (const char* key : {"pytorch version", "torch version"}) {
+    if (const auto pos = after_key(low, key); pos != std::string_view::npos) {
+      keep_first(facts.torch, version_at(line, skip_chars(line, pos, " \"'\t")), number);
     }
+  }
+  if (const auto pos = low.find("torch.__version__"); pos != std::string_view::npos) {
+    keep_first(facts.torch, version_at(line, skip_chars(line, pos + 17, " :=\"'\t")), number);
   }
   if (contains(low, "torch")) {
     keep_first(facts.torch, package_version(line, low, "torch"), number);
@@ -318,15 +437,25 @@ void scan_facts(std::string_view line, std::string_view low, std::size_t number,
     keep_first(facts.torchaudio, package_version(line, low, "torchaudio"), number);
   }
   // how torch was built (collect_env)
-  if (const auto pos = low.find("cuda used to build pytorch:"); pos != std::string_view::npos) {
-    build.cuda_used = !no_value(low.substr(pos + 27));
+  if (const auto pos = after_key(low, "cuda used to build pytorch");
+      pos != std::string_view::npos) {
+    build.cuda_used = !no_value(low.substr(pos));
     build.cuda_line = number;
   }
-  if (const auto pos = low.find("rocm used to build pytorch:"); pos != std::string_view::npos) {
-    build.rocm_used = !no_value(low.substr(pos + 27));
+  if (const auto pos = after_key(low, "rocm used to build pytorch");
+      pos != std::string_view::npos) {
+    build.rocm_used = !no_value(low.substr(pos));
     build.rocm_line = number;
     if (*build.rocm_used) {
-      keep_first(facts.rocm, version_at(line, skip_chars(line, pos + 27, " \t")), number);
+      keep_first(facts.rocm, version_at(line, skip_chars(line, pos, " \t")), number);
+    }
+  }
+  // Python (collect_env: "Python version: 3.12.8 (main, …)"): major.minor
+  if (const auto pos = after_key(low, "python version"); pos != std::string_view::npos) {
+    const std::string version = version_at(line, skip_chars(line, pos, " \t"));
+    const auto parts = util::split(version, '.');
+    if (parts.size() >= 2 && !parts[1].empty()) {
+      keep_first(facts.python, std::string(parts[0]) + "." + std::string(parts[1]), number);
     }
   }
   if (const auto pos = low.find("torch.version.hip"); pos != std::string_view::npos) {
@@ -339,11 +468,13 @@ void scan_facts(std::string_view line, std::string_view low, std::size_t number,
       build.rocm_line = number;
     }
   }
-  for (const char* key : {"hip runtime version:", "rocm version:", "/opt/rocm-"}) {
-    if (const auto pos = low.find(key); pos != std::string_view::npos) {
-      keep_first(facts.rocm, version_at(line, skip_chars(line, pos + std::strlen(key), " \t")),
-                 number);
+  for (const char* key : {"hip runtime version", "rocm version"}) {
+    if (const auto pos = after_key(low, key); pos != std::string_view::npos) {
+      keep_first(facts.rocm, version_at(line, skip_chars(line, pos, " \t")), number);
     }
+  }
+  if (const auto pos = low.find("/opt/rocm-"); pos != std::string_view::npos) {
+    keep_first(facts.rocm, version_at(line, pos + 10), number);
   }
   // HSA_OVERRIDE_GFX_VERSION[_N]=10.3.0, HSA_OVERRIDE_GFX_VERSION:10.3.0 (ollama), ... is invalid
   constexpr std::string_view k_override = "hsa_override_gfx_version";
@@ -446,16 +577,18 @@ constexpr std::size_t k_dense_lines = 4;
 /// signature's match string) holds no fact and is not read. A reader added to scan_facts() adds
 /// its word here; the unit test "the one-pass filter reads what every line would give" compares
 /// both ways over the real logs.
-constexpr std::array<std::string_view, 30> k_fact_markers = {
+// clang-format off
+constexpr std::array k_fact_markers = {
     // tool outputs (tool_of)
-    "used to build pytorch:", "is debug build:", "hsa system attributes", "hsa agents",
+    "used to build pytorch", "is debug build", "hsa system attributes", "hsa agents",
     "rock module is", "rocm system management interface", "target_graphics_version",
     "traceback (most recent call last)", "error response from daemon", "controller", "amdgpu",
-    "kfd", "drm", "==", "package ",
-    // facts"gfx",
-    "1002:", "marketing name:", "gpu models and configuration:", "device name:", "card series:",
-    "market_name:", "torch", "rocm version:", "hip runtime version:", "/opt/rocm-",
-    "hsa_override_gfx_version", "docker", "podman", "kubectl"};
+    "kfd", "drm", "==", "package ", "[conda]",
+    // facts (scan_facts)
+    "gfx", "1002:", "marketing name", "gpu models and configuration", "device name",
+    "card series", "market_name", "torch", "rocm version", "hip runtime version",
+    "python version", "/opt/rocm-", "hsa_override_gfx_version", "docker", "podman", "kubectl"};
+// clang-format on
 
 }  // namespace
 
@@ -488,6 +621,7 @@ LogScan scan_log(std::string_view text, const Knowledge& knowledge, LineFilter f
   literals.insert(literals.end(), k_fact_markers.begin(), k_fact_markers.end());
   const LiteralSearch search(literals);
   BuildEvidence build;
+  PipTable table;
   std::string low;
   std::vector<int> found;
   std::vector<std::size_t> candidates;
@@ -507,7 +641,8 @@ LogScan scan_log(std::string_view text, const Knowledge& knowledge, LineFilter f
     if (end - line_start > k_max_triage_line) {
       ++scan.cut_lines;
     }
-    if (filter == LineFilter::markers && (!next || *next > end)) {
+    // The rows of a pip list hold no literal: while its table is open, every line is read.
+    if (filter == LineFilter::markers && !table.open && (!next || *next > end)) {
       continue;
     }
     std::string_view line = text.substr(line_start, std::min(end - line_start, k_max_triage_line));
@@ -527,7 +662,7 @@ LogScan scan_log(std::string_view text, const Knowledge& knowledge, LineFilter f
       dense = found.empty() ? 0 : dense + 1;
       next = dense >= k_dense_lines ? std::optional<std::size_t>(start)
                                     : search.next(text, std::min(start, text.size()));
-      if (found.empty()) {
+      if (found.empty() && !table.open) {
         continue;
       }
       for (const int literal : found) {
@@ -551,7 +686,7 @@ LogScan scan_log(std::string_view text, const Knowledge& knowledge, LineFilter f
         ++hit.count;
       }
     }
-    scan_facts(line, low, scan.lines, knowledge, scan.facts, build);
+    scan_facts(line, low, scan.lines, knowledge, scan.facts, build, table);
   }
   settle_build(scan.facts, build);
   scan.hits.erase(std::remove_if(scan.hits.begin(), scan.hits.end(),

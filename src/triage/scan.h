@@ -26,6 +26,9 @@ inline constexpr std::size_t k_max_quoted_lines = 8;
 inline constexpr std::size_t k_max_fact_values = 16;
 /// Bytes of a line quoted in a finding.
 inline constexpr std::size_t k_max_quoted_bytes = 300;
+/// Packages kept from pip freeze, pip list and collect_env's lists (an environment has some
+/// hundreds; the rest are counted).
+inline constexpr std::size_t k_max_log_packages = 1024;
 /// Bytes of a fact's value as kept (made printable). A longer value (a site-packages path of a
 /// 4 KiB line) is not kept: a cut path would name a directory that does not exist.
 inline constexpr std::size_t k_max_fact_bytes = 1024;
@@ -55,6 +58,11 @@ struct LogFacts {
   std::optional<LogFact> rocm;           ///< a ROCm/HIP version ("6.2.41133-dd7f95766")
   std::vector<LogFact> overrides;        ///< HSA_OVERRIDE_GFX_VERSION[_N] values
   std::optional<LogFact> site_packages;  ///< torch's site-packages directory (from a path)
+  std::optional<LogFact> python;         ///< the Python version, major.minor ("3.12")
+  /// The packages of pip freeze / pip list / collect_env's "[pip3]" and "[conda]" lines, each
+  /// once: `name` is the normalised distribution name ("flash-attn"), `value` its version.
+  std::vector<LogFact> packages;
+  std::size_t packages_left_out = 0;  ///< rows past k_max_log_packages
   /// The log was taken in a container: the line that says so ("docker run … --device=/dev/kfd",
   /// "podman run", a pod's kubectl); its value is the runtime ("docker", "podman", "kubernetes").
   std::optional<LogFact> container;

@@ -431,6 +431,9 @@ TEST_CASE("the one-pass filter reads what every line would give", "[triage]") {
     dense += "gfx90a\nHSA_OVERRIDE_GFX_VERSION=9.0.0\ntorch==2.6.0+rocm6.2.4\n";
   }
   logs.push_back(dense + "plain\nMarketing Name: AMD Radeon RX 6800\nhipErrorNoBinaryForGpu");
+  // A pip list: its rows hold no literal, and are read while its table lasts.
+  logs.push_back(
+      "Package    Version\n---------- -------\nflash_attn 2.7.4\nvllm 0.6.3\n\nxformers 0.0.30\n");
   for (const auto& log : logs) {
     CHECK(described(scan_log(log, knowledge(), LineFilter::markers)) ==
           described(scan_log(log, knowledge(), LineFilter::every_line)));
@@ -498,4 +501,79 @@ TEST_CASE("triage keeps the rules' order of fixes: steps or alternatives", "[tri
       triage_log("Unable to open /dev/kfd read-write: Cannot allocate memory\n", knowledge());
   REQUIRE(finding(steps, "driver.kfd-unusable") != nullptr);
   CHECK(finding(steps, "driver.kfd-unusable")->fix_order == FixOrder::steps);
+}
+
+TEST_CASE("triage reads collect_env's aligned keys, the Python version and package lists",
+          "[triage]") {
+  // vLLM's collect_env (and newer torch's) aligns its keys: "key<spaces>: value".
+  const LogScan scan = scan_log(
+      "PyTorch version              : 2.12.0+rocm7.2\n"
+      "ROCM used to build PyTorch   : 7.2.53211\n"
+      "Python version               : 3.11.2 (main, Apr  8 2026, 01:58:00) [GCC 12.2.0]\n"
+      "GPU models and configuration : AMD Instinct MI210 (gfx90a:sramecc+:xnack-)\n"
+      "[pip3] nvidia-nccl-cu12==2.27.3\n"
+      "[pip3] torch==2.12.0+rocm7.2\n"
+      "[conda] Flash_Attn  2.7.4  pypi_0  pypi\n"
+      "+ bitsandbytes==0.45.0\n"
+      "- removed-by-uv==1.0\n"
+      "Package      Version\n"
+      "------------ -------\n"
+      "onnxruntime-gpu 1.20.1\n"
+      "cupy-cuda12x 13.3.0  /home/a/venv/lib/python3.11/site-packages\n"
+      "\n"
+      "not-a-row 1.0\n",
+      knowledge());
+  REQUIRE(scan.facts.torch);
+  CHECK(scan.facts.torch->value == "2.12.0+rocm7.2");
+  REQUIRE(scan.facts.rocm);
+  CHECK(scan.facts.rocm->value == "7.2.53211");
+  REQUIRE(scan.facts.python);
+  CHECK(scan.facts.python->value == "3.11");
+  CHECK(scan.facts.python->line == 3);
+  REQUIRE(scan.facts.gpu_names.size() == 1);
+  CHECK(scan.facts.gpu_names[0].line == 4);
+  std::vector<std::string> packages;
+  for (const auto& package : scan.facts.packages) {
+    packages.push_back(package.name + "=" + package.value + "@" + std::to_string(package.line));
+  }
+  CHECK(packages == std::vector<std::string>{"nvidia-nccl-cu12=2.27.3@5", "torch=2.12.0+rocm7.2@6",
+                                             "flash-attn=2.7.4@7", "bitsandbytes=0.45.0@8",
+                                             "onnxruntime-gpu=1.20.1@12",
+                                             "cupy-cuda12x=13.3.0@13"});
+}
+
+TEST_CASE("triage keeps at most k_max_log_packages packages and counts the rest", "[triage]") {
+  std::string log;
+  for (std::size_t i = 0; i < k_max_log_packages + 5; ++i) {
+    log += "package" + std::to_string(i) + "==1.0\n";
+  }
+  log += "package0==2.0\n";  // a name seen again is not a new package
+  const LogScan scan = scan_log(log, knowledge());
+  CHECK(scan.facts.packages.size() == k_max_log_packages);
+  CHECK(scan.facts.packages_left_out == 6);
+}
+
+TEST_CASE("triage judges the log's package list as python.cuda-packages does", "[triage]") {
+  // vllm-project/vllm#44660's case: PyPI's vLLM (CUDA) beside a ROCm torch on an MI210, in a
+  // CPython 3.11 environment, for which vLLM has no ROCm wheel.
+  const TriageReport report = triage_log(
+      "PyTorch version              : 2.12.0+rocm7.2\n"
+      "Python version               : 3.11.2 (main, Apr  8 2026, 01:58:00) [GCC 12.2.0]\n"
+      "GPU models and configuration : AMD Instinct MI210 (gfx90a:sramecc+:xnack-)\n"
+      "[pip3] numpy==2.2.6\n"
+      "[pip3] vllm==0.22.1\n",
+      knowledge());
+  const TriageFinding* packages = finding(report, "python.cuda-packages");
+  REQUIRE(packages != nullptr);
+  CHECK(packages->status == Status::fail);
+  CHECK(packages->fix_from_facts);
+  CHECK(packages->message.find("vllm 0.22.1") != std::string::npos);
+  std::vector<std::size_t> lines;
+  for (const auto& line : packages->lines) {
+    lines.push_back(line.number);
+  }
+  CHECK(lines == std::vector<std::size_t>{1, 3, 5});  // torch, the GPU, vllm; never numpy
+  REQUIRE(packages->fix.size() >= 2);
+  CHECK(packages->fix[0].command == "python3 -m pip uninstall -y vllm");
+  CHECK(packages->fix[1].description.find("CPython 3.12 only") != std::string::npos);
 }
