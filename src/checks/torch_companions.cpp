@@ -85,7 +85,14 @@ std::vector<std::string> structural_mismatches(const TorchInstall& torch,
   const std::string base = base_version(torch.version);
   const bool nightly = nightly_date(torch.version).has_value() ||
                        base.find_first_not_of("0123456789.") != std::string::npos;
-  if (t && p && t->first == 2 && package.name == "torchvision" &&
+  // Nightlies of one night come from one index, whatever their numbers say: torch
+  // 2.8.0.dev20250529 with torchvision 0.22.0.dev20250530 (ROCm/legacy-rocm-build#4864) is such
+  // a pair; the day check below judges them.
+  const auto torch_night = nightly_date(torch.version);
+  const auto package_night = nightly_date(package.version);
+  const bool same_night =
+      torch_night && package_night && days_between(*torch_night, *package_night) <= k_nightly_days;
+  if (t && p && t->first == 2 && package.name == "torchvision" && !same_night &&
       (p->first != 0 || p->second != t->second + 15)) {
     found.push_back(fmt::format("torchvision {} is not the 0.{} series that torch {}.{} needs",
                                 package.version, t->second + 15, t->first, t->second));

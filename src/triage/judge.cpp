@@ -32,7 +32,7 @@ struct LogMachine {
   Facts facts;
   std::vector<DeclaredGpu> gpus;
   std::vector<std::size_t> lines;  ///< the lines these facts came from
-  /// The packages the rules know and their lines, for python.cuda-packages' finding only.
+  /// The packages and their lines: a finding about packages quotes those it names.
   std::vector<std::pair<std::string, std::size_t>> package_lines;
 };
 
@@ -147,17 +147,14 @@ LogMachine machine_of(const LogFacts& found, const Knowledge& knowledge) {
       environment.torch = std::move(install);
       machine.lines.push_back(found.torch->line);
     }
-    // The packages of the log's lists; the lines quoted are those of packages the rules know
-    // (rules/cuda_packages.yaml), the ones a finding can rest on.
+    // The packages of the log's lists.
     for (const auto& package : found.packages) {
       if (package.name == "torch" || package.name == "torchvision" ||
           package.name == "torchaudio") {
         continue;  // torch is the environment's torch; its companions come just below
       }
       environment.packages.push_back({package.name, package.value, {}});
-      if (knowledge.cuda_package(package.name) != nullptr) {
-        machine.package_lines.emplace_back(package.name, package.line);
-      }
+      machine.package_lines.emplace_back(package.name, package.line);
     }
     for (const auto* companion : {&found.torchvision, &found.torchaudio}) {
       if (*companion) {
@@ -165,7 +162,7 @@ LogMachine machine_of(const LogFacts& found, const Knowledge& knowledge) {
             {companion == &found.torchvision ? "torchvision" : "torchaudio",
              (*companion)->value,
              {}});
-        machine.lines.push_back((*companion)->line);
+        machine.package_lines.emplace_back(environment.packages.back().name, (*companion)->line);
       }
     }
     facts.python->environments.push_back(std::move(environment));
@@ -352,10 +349,14 @@ TriageReport triage_log(std::string_view text, const Knowledge& knowledge) {
                          std::string("From the facts in the log, rocdoc check says: ") +
                          result.message;
       add_lines(finding.lines, fact_lines);
-      if (id == "python.cuda-packages") {  // the lines of the packages it names
+      if (id == "python.cuda-packages" || id == "torch.companions") {  // the packages it names
         std::set<std::size_t> named;
+        std::string named_in = result.message + " ";
+        for (const auto& fix : result.fix) {
+          named_in += fix.command + " ";
+        }
         for (const auto& [name, line] : machine.package_lines) {
-          if (result.message.find(name + " ") != std::string::npos) {
+          if (named_in.find(" " + name + " ") != std::string::npos) {
             named.insert(line);
           }
         }

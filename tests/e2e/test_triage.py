@@ -510,6 +510,25 @@ EXPECT = {
         "signatures": {"torch-hip-device-type"},
         "exit": 1,
     },
+    # Whole tool outputs as facts (issue 27 §2): collect_env in vLLM's aligned form, and a
+    # collect_env whose [pip3] list holds a CUDA torch's leftovers beside a ROCm nightly.
+    "collect-env-vllm-cuda-wheel-mi210.log": {
+        "findings": {},
+        "facts": {"torch": ("2.12.0+rocm7.2", 14), "rocm": ("7.2.53211", 17), "python": ("3.11", 23),
+                  "gfx_targets": [("gfx90a", 32)]},
+        "tools": [("collect_env", 14)],
+        "exit": 0,
+    },
+    "collect-env-nvidia-cu12-rocm64-wsl-7900xt.log": {
+        # PyPI's triton beside pytorch-triton-rocm; thirteen nvidia-*-cu12 wheels left by a CUDA
+        # torch (a warning). torchvision 0.22.0.dev of the same night as torch 2.8.0.dev is no
+        # finding: nightlies of one night pair whatever their numbers say.
+        "findings": {"torch.companions": ("fail", [2, 40, 42, 44, 45]),
+                     "python.cuda-packages": ("warn", [2] + list(range(26, 39)))},
+        "facts": {"python": ("3.12", 13)},
+        "packages": 21,
+        "exit": 1,
+    },
 }
 
 
@@ -562,6 +581,8 @@ def check_real_logs(binary, results):
             else:
                 got_value = (facts[key]["value"], facts[key]["line"]) if facts[key] else None
             results.check(got_value == value, f"{name}: fact {key} {got_value!r} != {value!r}")
+        if "packages" in expect:
+            results.check(len(facts["packages"]) == expect["packages"], f"{name}: {len(facts['packages'])} packages")
         if "tools" in expect:
             got_value = [(v["value"], v["line"]) for v in facts["tools"]]
             results.check(got_value == expect["tools"], f"{name}: tool outputs {got_value}")
