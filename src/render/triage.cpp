@@ -63,6 +63,9 @@ std::vector<std::pair<std::string, std::string>> fact_rows(const LogFacts& facts
   if (facts.site_packages) {
     rows.emplace_back("torch in", fact_one(*facts.site_packages));
   }
+  if (facts.nvidia_gpu) {
+    rows.emplace_back("NVIDIA GPU", fact_one(*facts.nvidia_gpu));
+  }
   if (facts.python) {
     rows.emplace_back("Python", fact_one(*facts.python));
   }
@@ -294,7 +297,8 @@ void render_triage_json(const TriageReport& report, const TriageContext& context
         {"tools", facts_list(facts.tools)},
         {"python", fact(facts.python)},
         {"packages", packages},
-        {"packages_left_out", facts.packages_left_out}}},
+        {"packages_left_out", facts.packages_left_out},
+        {"nvidia_gpu", fact(facts.nvidia_gpu)}}},
       {"signatures", report.signatures},
       {"not_in_log", not_in_log},
       {"summary", {{"errors", errors}, {"warnings", others}}},

@@ -112,6 +112,14 @@ LogMachine machine_of(const LogFacts& found, const Knowledge& knowledge) {
       }
     }
   }
+  if (found.nvidia_gpu) {  // python.cuda-packages: CUDA packages may be for this GPU
+    PciDevice nvidia;
+    nvidia.bdf = "the log";
+    nvidia.vendor = 0x10de;
+    nvidia.class_code = 0x030000;
+    nvidia.gpu = GpuVendor::nvidia;
+    facts.pci->devices.push_back(std::move(nvidia));
+  }
   if (!found.overrides.empty()) {
     facts.env->variables[found.overrides.front().name] = found.overrides.front().value;
     machine.lines.push_back(found.overrides.front().line);

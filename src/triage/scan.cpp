@@ -301,19 +301,32 @@ std::size_t after_key(std::string_view low, std::string_view key) {
   return colon < low.size() && low[colon] == ':' ? colon + 1 : std::string_view::npos;
 }
 
-/// "[    3.548555] " at the start of a line: dmesg's timestamp.
+/// dmesg's timestamp at the start of a line: "[    3.548555] ", -T's "[Sat Jan  7 14:25:56
+/// 2023] ", -H's "[Nov19 10:33] " and "[  +0.000388] ".
 bool dmesg_timestamp(std::string_view line) {
   if (line.empty() || line.front() != '[') {
     return false;
   }
   const std::size_t close = line.find(']');
-  if (close == std::string_view::npos || close > 20) {
+  if (close == std::string_view::npos || close > 32) {
     return false;
   }
-  const std::string_view stamp = util::trim(line.substr(1, close - 1));
-  const std::size_t dot = stamp.find('.');
-  return dot != std::string_view::npos && dot > 0 &&
-         stamp.find_first_not_of("0123456789.") == std::string_view::npos;
+  const std::string_view stamp = line.substr(1, close - 1);
+  return std::any_of(stamp.begin(), stamp.end(), is_digit) &&
+         stamp.find_first_not_of("0123456789.:+ ADFJMNOSTabcdeghilnoprtuvy") ==
+             std::string_view::npos;
+}
+
+/// The program a shell prompt runs ("user@host:~$ rocm-smi", "$ /opt/rocm/bin/amd-smi static"),
+/// without its directory; empty when the line is no such prompt.
+std::string_view prompted_program(std::string_view low) {
+  const std::size_t prompt = low.find("$ ");
+  if (prompt == std::string_view::npos || prompt > 80) {
+    return {};
+  }
+  std::string_view command = util::trim(low.substr(prompt + 2));
+  command = command.substr(0, command.find(' '));
+  return command.substr(command.rfind('/') == std::string_view::npos ? 0 : command.rfind('/') + 1);
 }
 
 /// "name==1.2.3" as a whole line (pip freeze, uv), with pip's own name characters.
@@ -357,8 +370,14 @@ const char* tool_of(std::string_view line, std::string_view low) {
     return "lspci -nn";
   }
   if ((contains(low, "amdgpu") || contains(low, "kfd") || contains(low, "drm")) &&
-      (dmesg_timestamp(line) || contains(low, " kernel: "))) {
+      (dmesg_timestamp(line) || contains(low, " kernel: ") || low.rfind("[drm:", 0) == 0)) {
     return "a kernel log (dmesg, journalctl -k)";
+  }
+  const std::string_view program = prompted_program(low);
+  for (const char* tool : {"rocminfo", "rocm-smi", "amd-smi"}) {
+    if (program == tool) {
+      return tool;
+    }
   }
   if (freeze_line(low)) {
     return "pip freeze";
@@ -420,6 +439,16 @@ void scan_facts(std::string_view line, std::string_view low, std::size_t number,
           !names_cpu(low_value)) {
         keep_distinct(facts.gpu_names, value, number);
       }
+    }
+  }
+  // an NVIDIA GPU beside the AMD ones
+  if (!facts.nvidia_gpu) {
+    const std::size_t driver = after_key(low, "nvidia driver version");
+    if ((contains(low, "[10de:") &&
+         (contains(low, "vga compatible controller") || contains(low, "3d controller"))) ||
+        contains(low, "nvidia-smi 5") || contains(low, "nvidia-smi 4") ||
+        (driver != std::string_view::npos && is_digit(low[skip_chars(low, driver, " \t")]))) {
+      keep_first(facts.nvidia_gpu, util::trim(line).substr(0, 100), number);
     }
   }
   // torch and its companions
@@ -583,11 +612,12 @@ constexpr std::array k_fact_markers = {
     "used to build pytorch", "is debug build", "hsa system attributes", "hsa agents",
     "rock module is", "rocm system management interface", "target_graphics_version",
     "traceback (most recent call last)", "error response from daemon", "controller", "amdgpu",
-    "kfd", "drm", "==", "package ", "[conda]",
+    "kfd", "drm", "==", "package ", "[conda]", "rocminfo", "rocm-smi", "amd-smi",
     // facts (scan_facts)
     "gfx", "1002:", "marketing name", "gpu models and configuration", "device name",
     "card series", "market_name", "torch", "rocm version", "hip runtime version",
-    "python version", "/opt/rocm-", "hsa_override_gfx_version", "docker", "podman", "kubectl"};
+    "python version", "/opt/rocm-", "hsa_override_gfx_version", "docker", "podman", "kubectl",
+    "[10de:", "nvidia driver version", "nvidia-smi"};
 // clang-format on
 
 }  // namespace

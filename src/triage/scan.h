@@ -63,6 +63,9 @@ struct LogFacts {
   /// once: `name` is the normalised distribution name ("flash-attn"), `value` its version.
   std::vector<LogFact> packages;
   std::size_t packages_left_out = 0;  ///< rows past k_max_log_packages
+  /// An NVIDIA GPU in the machine of the log (lspci's "[10de:…]" display controller, collect_env's
+  /// "Nvidia driver version", nvidia-smi's banner): CUDA packages may then be for it.
+  std::optional<LogFact> nvidia_gpu;
   /// The log was taken in a container: the line that says so ("docker run … --device=/dev/kfd",
   /// "podman run", a pod's kubectl); its value is the runtime ("docker", "podman", "kubernetes").
   std::optional<LogFact> container;

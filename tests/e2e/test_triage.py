@@ -21,6 +21,7 @@ EXPECT = {
     "kfd-enomem-pitcairn.log": {
         "findings": {"driver.kfd-unusable": ("fail", [3, 9]), "rocm.agents": ("fail", [12])},
         "signatures": {"kfd-enomem", "hsa-out-of-resources", "not-supported-in-kfd"},
+        "tools": [('rocminfo', 1), ('a kernel log (dmesg, journalctl -k)', 12)],
         "exit": 1,
     },
     "kfd-enomem-mi100.log": {
@@ -36,7 +37,11 @@ EXPECT = {
         "facts": {"gfx_targets": [("gfx803", 1)]},
         "exit": 1,
     },
-    "docker-no-kfd.log": {"findings": {"driver.kfd-missing": ("fail", [1])}, "exit": 1},
+    "docker-no-kfd.log": {
+        "findings": {"driver.kfd-missing": ("fail", [1])},
+        "tools": [("a container runtime's error", 1)],
+        "exit": 1,
+    },
     "torchvision-nms-rocm-pytorch-image.log": {
         # The untagged (PyPI) torchvision beside AMD's +rocm torch is also found from the facts
         # (issue 22 §3), so the fact lines are quoted too.
@@ -44,6 +49,7 @@ EXPECT = {
         "facts": {"torch": ("2.9.1+rocm7.2.1.lw.gitff65f5bc", 15), "torchvision": ("0.24.1", 16),
                   "torch_build": "rocm",
                   "site_packages": ("/opt/venv/lib/python3.12/site-packages", 3)},
+        "tools": [('a Python traceback', 1)],
         "exit": 1,
     },
     "tensile-gfx1201-migraphx.log": {
@@ -181,6 +187,7 @@ EXPECT = {
     "athub-ue-reset-mi50.log": {
         "findings": {"driver.gpu-faults": ("fail", [3, 4, 6, 9, 16, 20, 22, 25, 26, 27, 29])},
         "signatures": {'amdgpu-gpu-reset-begin', 'amdgpu-gpu-reset-failed', 'amdgpu-hws-preemption-hang', 'amdgpu-psp-ring-failed', 'amdgpu-ras-uncorrectable', 'amdgpu-smu-unresponsive', 'amdgpu-vram-lost'},
+        "tools": [('a kernel log (dmesg, journalctl -k)', 1)],
         "exit": 1,
     },
     "atombios-stuck-radeon-vii.log": {
@@ -231,6 +238,7 @@ EXPECT = {
     "mes-hang-gfxhub-fault-rx7900.log": {
         "findings": {"driver.gpu-faults": ("fail", [1, 2, 3, 7, 9])},
         "signatures": {'amdgpu-gpu-reset-begin', 'amdgpu-mes-unresponsive', 'amdgpu-vm-page-fault'},
+        "tools": [('a kernel log (dmesg, journalctl -k)', 1)],
         "exit": 1,
     },
     "mes-remove-queue-mode2-reset.log": {
@@ -480,18 +488,21 @@ EXPECT = {
     "rocm-smi-amdgpu-not-loaded-mi210.log": {
         "findings": {"driver.amdgpu-missing": ("warn", [3])},
         "signatures": {'smi-amdgpu-not-initialized'},
+        "tools": [('rocm-smi', 1)],
         "exit": 0,
     },
     "rocminfo-rock-not-loaded-v620-vm.log": {
         "findings": {"driver.amdgpu-missing": ("fail", [4])},
         "signatures": {'rocminfo-rock-not-loaded'},
         "facts": {"gfx_targets": [("gfx1030", 2)]},
+        "tools": [('lspci -nn', 2), ('rocminfo', 4)],
         "exit": 1,
     },
     "smi-no-gpu-mi50-egpu.log": {
         "findings": {"gpu.not-bound": ("warn", [5, 9])},
         "signatures": {'smi-no-gpu'},
         "facts": {"rocm": ("6.2.4", 3)},
+        "tools": [('amd-smi', 1), ('rocm-smi', 6)],
         "exit": 0,
     },
     "torch-no-hip-gpus-rocm42.log": {

@@ -577,3 +577,25 @@ TEST_CASE("triage judges the log's package list as python.cuda-packages does", "
   CHECK(packages->fix[0].command == "python3 -m pip uninstall -y vllm");
   CHECK(packages->fix[1].description.find("CPython 3.12 only") != std::string::npos);
 }
+
+TEST_CASE("triage leaves CUDA packages alone when the log shows an NVIDIA GPU too", "[triage]") {
+  const std::string amd =
+      "03:00.0 VGA compatible controller [0300]: Advanced Micro Devices, Inc. [AMD/ATI] Navi 31 "
+      "[Radeon RX 7900 XT/7900 XTX] [1002:744c] (rev c8)\n"
+      "vllm==0.22.1\n";
+  const TriageReport only_amd = triage_log(amd, knowledge());
+  CHECK(finding(only_amd, "python.cuda-packages") != nullptr);
+  CHECK_FALSE(only_amd.scan.facts.nvidia_gpu);
+  for (const std::string nvidia :
+       {"01:00.0 VGA compatible controller [0300]: NVIDIA Corporation AD102 [GeForce RTX 4090] "
+        "[10de:2684] (rev a1)\n",
+        "Nvidia driver version: 550.54.15\n",
+        "| NVIDIA-SMI 550.54.15              Driver Version: 550.54.15      CUDA Version: 12.4     "
+        "|\n"}) {
+    const TriageReport mixed = triage_log(amd + nvidia, knowledge());
+    CHECK(mixed.scan.facts.nvidia_gpu);
+    CHECK(finding(mixed, "python.cuda-packages") == nullptr);
+  }
+  // collect_env on an AMD machine: "Could not collect" is no NVIDIA GPU.
+  CHECK_FALSE(scan_log("Nvidia driver version: Could not collect\n", knowledge()).facts.nvidia_gpu);
+}
