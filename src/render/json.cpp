@@ -5,6 +5,7 @@
 #include "src/facts/json.h"
 #include "src/render/causes.h"
 #include "src/render/compute_json.h"
+#include "src/render/fix_json.h"
 #include "src/render/topology_json.h"
 
 namespace rocdoc {
@@ -18,12 +19,7 @@ void render_json(const Report& report, std::ostream& out) {
     const CheckResult& result = record.result;
     json fix = json::array();
     for (const auto& f : result.fix) {
-      fix.push_back({{"description", f.description},
-                     {"command", f.command.empty() ? json(nullptr) : json(f.command)},
-                     {"kind", to_string(f.kind)},
-                     {"needs_root", f.needs_root},
-                     {"needs_reboot", f.needs_reboot},
-                     {"needs_relogin", f.needs_relogin}});
+      fix.push_back(fix_json(f));
     }
     const bool finding = result.status == Status::fail || result.status == Status::warn;
     checks.push_back({{"id", record.info->id},

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "src/render/fix_json.h"
 #include "src/render/page.h"
 #include "src/render/text_layout.h"
 #include "src/util/strings.h"
@@ -254,21 +255,27 @@ void render_triage_json(const TriageReport& report, const TriageContext& context
     }
     json fixes = json::array();
     for (const auto& fix : finding.fix) {
-      fixes.push_back({{"description", fix.description},
-                       {"command", fix.command.empty() ? json(nullptr) : json(fix.command)},
-                       {"needs_root", fix.needs_root},
-                       {"kind", to_string(fix.command.empty() ? FixKind::manual : fix.kind)}});
+      fixes.push_back(fix_json(fix));
     }
+    json evidence = json::array();
+    for (const auto& line : finding.lines) {
+      evidence.push_back(fmt::format("line {}: {}", line.number, line.text));
+    }
+    // The check report's keys first, in its order (docs/report.schema.json), then triage's.
     findings.push_back({{"id", finding.check},
+                        {"area", finding.area},
+                        {"title", finding.title},
                         {"status", to_string(finding.status)},
                         {"severity", to_string(finding.severity)},
-                        {"title", finding.title},
                         {"message", finding.message},
+                        {"evidence", evidence},
+                        {"fix", fixes},
+                        {"fix_order", to_string(finding.fix_order)},
+                        {"caused_by", json::array()},
+                        {"verify", "rocdoc check --only " + finding.check},
                         {"lines", lines},
                         {"matched_lines", finding.matched_lines},
                         {"signatures", finding.signatures},
-                        {"fix", fixes},
-                        {"fix_order", to_string(finding.fix_order)},
                         {"fix_from", finding.fix_from_facts ? "facts" : "rules"},
                         {"sources", finding.sources}});
   }

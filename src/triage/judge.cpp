@@ -309,6 +309,7 @@ TriageReport triage_log(std::string_view text, const Knowledge& knowledge) {
     TriageFinding finding;
     finding.check = id;
     finding.title = std::string(info.title);
+    finding.area = std::string(info.area);
     for (const auto& hit : report.scan.hits) {
       if (hit.signature->check != id) {
         continue;

@@ -108,6 +108,7 @@ LogLine quote(std::size_t number, std::string_view line);
 struct TriageFinding {
   std::string check;  ///< a check id of the check table
   std::string title;  ///< the check table's title
+  std::string area;   ///< the check table's area ("Kernel driver")
   Status status = Status::warn;
   Severity severity = Severity::info;
   std::string message;

@@ -617,8 +617,9 @@ def check_real_logs(binary, results):
     # Issue 27 §1: every signature is tested against a stored real excerpt, but for these (each
     # with the reason no real paste exists).
     without_log = {
-        # libhsakmt's pr_err("HSA_OVERRIDE_GFX_VERSION %s is invalid") (topology.c): no public
-        # paste of it was found (issue search, 2026-12-07); the line and its cause are from source.
+        # libhsakmt's pr_err("HSA_OVERRIDE_GFX_VERSION %s is invalid") (topology.c): older
+        # libhsakmt printed pr_err only with HSAKMT_DEBUG_LEVEL set (its default was -1), newer
+        # ones by default; no public paste of it was found (issue search, 2026-12-07).
         "override-invalid",
     }
     with open(os.path.join(SOURCE_DIR, "rules", "triage.yaml"), encoding="utf-8") as f:
@@ -776,6 +777,22 @@ def check_dialect(binary, results):
     plain = subprocess.run([binary, "triage", "--no-color", log], capture_output=True, text=True,
                            env={**env, "LC_ALL": "C.UTF-8", "CLICOLOR_FORCE": "1"}).stdout
     results.check("\x1b" not in plain, "triage --no-color: no colour even with CLICOLOR_FORCE")
+    # Issue 27 §3: a triage finding has the check report's keys, in its order, then its own; a
+    # fix has the report's keys exactly.
+    fixture = os.path.join(SOURCE_DIR, "tests", "fixtures", "rx9070xt-vllm-from-pypi-cuda-torch")
+    report = json.loads(subprocess.run([binary, "check", "--root", fixture, "--json"],
+                                       capture_output=True).stdout)
+    check_finding = next(c for c in report["checks"] if c["status"] == "fail" and c["fix"])
+    triaged = json.loads(triage(binary, "--json", log).stdout)["findings"][0]
+    keys = list(check_finding)
+    results.check(list(triaged)[:len(keys)] == keys,
+                  f"triage's finding starts with the report's keys {keys}: {list(triaged)}")
+    results.check(list(triaged["fix"][0]) == list(check_finding["fix"][0]),
+                  f"a fix has the report's keys: {list(triaged['fix'][0])}")
+    results.check(triaged["verify"] == "rocdoc check --only driver.kfd-unusable" and
+                  triaged["area"] == "Kernel driver" and triaged["caused_by"] == [] and
+                  triaged["evidence"][0].startswith("line 3: Unable to open /dev/kfd"),
+                  f"area, evidence, caused_by, verify: {triaged}")
 
 
 def check_blocking_input(binary, results):
