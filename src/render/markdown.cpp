@@ -18,6 +18,7 @@
 #include "src/facts/json.h"
 #include "src/render/causes.h"
 #include "src/render/gpu_memory_text.h"
+#include "src/render/markdown_fixes.h"
 #include "src/render/markdown_text.h"
 #include "src/render/status_line.h"
 #include "src/util/strings.h"
@@ -292,69 +293,12 @@ void render_summary(const Report& report, const std::vector<const CheckRecord*>&
 
 // ---- problems --------------------------------------------------------------------------
 
-/// "needs root, then log out and back in": what a fix asks of the person who applies it.
-std::string fix_needs(const Fix& fix) {
-  std::vector<std::string> needs;
-  if (fix.needs_root) {
-    needs.emplace_back("needs root");
-  }
-  if (fix.kind == FixKind::container_flag) {
-    needs.emplace_back("a flag for docker/podman run");
-  } else if (fix.kind == FixKind::kernel_argument) {
-    needs.emplace_back("changes the kernel command line");
-  }
-  // As the human report: a description that says so already is not told again.
-  const std::string lower = util::to_lower(fix.description);
-  const bool said =
-      lower.find("log out") != std::string::npos || lower.find("reboot") != std::string::npos;
-  if (fix.needs_reboot && !said) {
-    needs.emplace_back("then reboot");
-  } else if (fix.needs_relogin && !said) {
-    needs.emplace_back("then log out and back in");
-  }
-  return needs.empty() ? std::string() : " _(" + util::join(needs, "; ") + ")_";
-}
-
-/// The fixes printed so far, by command: a command is printed once in a report.
-using PrintedCommands = std::map<std::string, std::string_view>;  // command → check id
-
-void render_fix(const Fix& fix, std::string_view lead, std::string_view id,
-                PrintedCommands& printed, std::ostream& out) {
-  std::string description = md::text(fix.description);
-  const auto seen = fix.command.empty() ? printed.end() : printed.find(fix.command);
-  if (seen != printed.end()) {
-    description += seen->second == id
-                       ? " (the command shown above)"
-                       : " (the command shown for " + md::code(seen->second) + " above)";
-  }
-  out << lead << description << fix_needs(fix) << "\n\n";
-  if (!fix.command.empty() && seen == printed.end()) {
-    out << md::fence({fix.command}, fix.kind == FixKind::container_flag ? "text" : "sh") << "\n";
-    printed.emplace(fix.command, id);
-  }
-}
-
-void render_fixes(const CheckRecord& record, PrintedCommands& printed, std::ostream& out) {
-  const auto& fixes = record.result.fix;
-  if (fixes.empty()) {
-    return;
-  }
-  if (fixes.size() == 1) {
-    render_fix(fixes.front(), "**Fix:** ", record.info->id, printed, out);
-    return;
-  }
-  const bool alternatives = record.result.fix_order == FixOrder::alternatives;
-  out << (alternatives ? "**Fix, one of:**\n\n" : "**Fix, in this order:**\n\n");
-  for (std::size_t i = 0; i < fixes.size(); ++i) {
-    const std::string lead = alternatives
-                                 ? (i == 0 ? std::string("**Either:** ") : std::string("**Or:** "))
-                                 : fmt::format("**Step {}.** ", i + 1);
-    render_fix(fixes[i], lead, record.info->id, printed, out);
-  }
+void render_fixes(const CheckRecord& record, md::PrintedCommands& printed, std::ostream& out) {
+  md::render_fixes(record.result.fix, record.result.fix_order, record.info->id, printed, out);
 }
 
 void render_problem(const CheckRecord& record, std::size_t number, const Causes& causes,
-                    PrintedCommands& printed, std::ostream& out) {
+                    md::PrintedCommands& printed, std::ostream& out) {
   out << fmt::format("### {}. {} ({})\n\n", number, check_label(record),
                      severity_word(record.result));
   out << md::text(record.result.message) << "\n\n";
@@ -378,7 +322,7 @@ void render_problem(const CheckRecord& record, std::size_t number, const Causes&
 
 void render_problems(const std::vector<const CheckRecord*>& roots, const Causes& causes,
                      std::ostream& out) {
-  PrintedCommands printed;
+  md::PrintedCommands printed;
   std::size_t number = 0;
   for (const bool problems : {true, false}) {
     bool any = false;

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "src/render/fix_json.h"
+#include "src/render/markdown_fixes.h"
+#include "src/render/markdown_text.h"
 #include "src/render/page.h"
 #include "src/render/text_layout.h"
 #include "src/util/strings.h"
@@ -91,19 +93,6 @@ std::string lines_summary(const TriageReport& report) {
       report.scan.cut_lines == 0
           ? ""
           : fmt::format(", {} cut at {} bytes", report.scan.cut_lines, k_max_triage_line));
-}
-
-/// Text for Markdown prose: printable, and every character that Markdown (or HTML inside it)
-/// would read as syntax escaped with a backslash (CommonMark escapes any ASCII punctuation).
-std::string markdown_text(std::string_view text) {
-  std::string out;
-  for (const char c : util::printable(text)) {
-    if (std::string_view("\\`*_[]<>#|~!&").find(c) != std::string_view::npos) {
-      out += '\\';
-    }
-    out += c;
-  }
-  return out;
 }
 
 /// What a text with no finding is said to show: nothing known wrong in it, what it did not
@@ -316,88 +305,79 @@ void render_triage_json(const TriageReport& report, const TriageContext& context
 
 void render_triage_markdown(const TriageReport& report, const TriageContext& context,
                             std::ostream& out) {
-  // Every value is printable already; in Markdown, quoted lines sit in fenced blocks whose
-  // fence is longer than any run of tildes they hold.
-  const auto fence_for = [](const std::vector<std::string>& texts) {
-    std::size_t longest = 0;
-    for (const auto& text : texts) {
-      std::size_t run = 0;
-      for (const char c : text) {
-        run = c == '~' ? run + 1 : 0;
-        longest = std::max(longest, run);
-      }
-    }
-    return std::string(std::max<std::size_t>(3, longest + 1), '~');
-  };
-  const auto inline_code = [](const std::string& text) {
-    std::size_t longest = 0;
-    std::size_t run = 0;
-    for (const char c : text) {
-      run = c == '`' ? run + 1 : 0;
-      longest = std::max(longest, run);
-    }
-    const std::string ticks(longest + 1, '`');
-    return ticks + " " + text + " " + ticks;
-  };
-  out << "## rocdoc triage: " << markdown_text(context.input) << "\n\n";
-  out << lines_summary(report) << "; rules revision " << markdown_text(context.rules_revision)
-      << "\n";
+  // The check report's Markdown (src/render/markdown.cpp): a heading with the verdict, one line
+  // of what made it, then each problem as "### N. `id` (severity)", its lines in a fence, its
+  // fixes as check writes them and "**Verify:**"; every value through markdown_text.h.
+  namespace md = markdown;
+  const auto [errors, others] = counts(report);
+  const int exit_code = triage_exit_code(report, context.fail_on);
+  const std::size_t problems = report.findings.size();
+  const std::string verdict =
+      problems == 0 ? std::string("nothing known is wrong in this text")
+                    : fmt::format("{} ({} problem{})", exit_code == 0 ? "pass" : "fail", problems,
+                                  problems == 1 ? "" : "s");
+  out << "# rocdoc triage: " << verdict << "\n\n";
+  out << fmt::format(
+      "rocdoc {} · rules {} (revision {}) · log {} ({}) · exit code {} (`--fail-on {}`)\n\n",
+      ROCDOC_VERSION, md::text(context.rules_origin), md::text(context.rules_revision),
+      md::code(context.input), md::text(lines_summary(report)), exit_code,
+      to_string(context.fail_on));
   const auto rows = fact_rows(report.scan.facts);
   if (!rows.empty()) {
-    out << "\n### Found in the log\n\n";
+    out << "## Found in the log\n\n";
     for (const auto& [label, value] : rows) {
-      out << "- " << label << ": " << markdown_text(value) << "\n";
+      out << "- **" << label << ":** " << md::text(value) << "\n";
     }
+    out << "\n";
   }
+  if (problems == 0) {
+    out << "## Answer\n\n";
+    for (const auto& paragraph : nothing_known(report, rows.empty())) {
+      out << md::text(paragraph) << "\n\n";
+    }
+    return;
+  }
+  out << "## Problems\n\n"
+      << fmt::format("{} error{}, {} warning{}.\n\n", errors, errors == 1 ? "" : "s", others,
+                     others == 1 ? "" : "s");
+  md::PrintedCommands printed;
+  std::size_t number = 0;
   for (const auto& finding : report.findings) {
-    out << "\n### " << (finding.status == Status::fail ? "FAIL " : "WARN ")
-        << inline_code(finding.check) << " " << markdown_text(finding.title) << "\n\n";
-    out << markdown_text(finding.message) << "\n\n";
+    out << fmt::format("### {}. {} ({})\n\n", ++number, md::code(finding.check),
+                       finding.severity == Severity::error ? "error" : "warning");
+    out << md::text(finding.message) << "\n\n";
     std::vector<std::string> texts;
     for (const auto& line : finding.lines) {
-      texts.push_back(fmt::format("{:>6}: {}", line.number, line.text));
+      texts.push_back(fmt::format("line {}: {}", line.number, line.text));
     }
     if (!texts.empty()) {
-      const std::string fence = fence_for(texts);
-      out << fence << "\n";
-      for (const auto& text : texts) {
-        out << text << "\n";
-      }
-      out << fence << "\n";
+      out << "Lines of the log:\n\n" << md::fence(texts, "text") << "\n";
     }
-    for (const auto& fix : finding.fix) {
-      out << "- " << markdown_text(fix.description) << "\n";
-      if (!fix.command.empty()) {
-        const std::string command = util::printable(fix.command);
-        const std::string fence = fence_for({command});
-        out << "\n  " << fence << "sh\n  " << command << "\n  " << fence << "\n";
-      }
+    md::render_fixes(finding.fix, finding.fix_order, finding.check, printed, out);
+    if (!finding.fix_from_facts && !finding.fix.empty()) {
+      out << "_The fix is the rules' text: the log lacks the facts rocdoc check would compute it "
+             "from._\n\n";
     }
+    out << "**Verify:** " << md::code("rocdoc check --only " + finding.check)
+        << " on the machine\n\n";
     if (!finding.signatures.empty()) {
-      out << "\nSignatures: " << markdown_text(util::join(finding.signatures, ", "));
+      std::vector<std::string> ids;
+      for (const auto& id : finding.signatures) {
+        ids.push_back(md::code(id));
+      }
       std::vector<std::string> links;
       for (const auto& source : finding.sources) {
         // The rules' own URLs (never the log's text): an autolink when it is one plain URL.
         if (source.rfind("https://", 0) == 0 && source.find_first_of(" <>") == std::string::npos) {
           links.push_back("<" + source + ">");
         } else {
-          links.push_back(markdown_text(source));
+          links.push_back(md::text(source));
         }
       }
-      out << (links.empty() ? "" : "; seen in " + util::join(links, ", ")) << "\n";
+      out << "Signatures: " << util::join(ids, ", ")
+          << (links.empty() ? "" : "; seen in " + util::join(links, ", ")) << "\n\n";
     }
   }
-  const auto [errors, others] = counts(report);
-  if (report.findings.empty()) {
-    out << "\n";
-    for (const auto& paragraph : nothing_known(report, rows.empty())) {
-      out << markdown_text(paragraph) << "\n\n";
-    }
-    return;
-  }
-  out << "\n"
-      << report.findings.size() << " problem(s) recognised (" << errors << " error(s), " << others
-      << " warning(s)).\n";
 }
 
 }  // namespace rocdoc
