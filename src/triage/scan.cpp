@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bitset>
 #include <cerrno>
 #include <cstring>
 #include <map>
@@ -342,6 +343,54 @@ bool freeze_line(std::string_view low) {
          low.find(' ') == std::string_view::npos;
 }
 
+/// Every word scan_facts() looks for, lower-case: a line without one of them (and without a
+/// signature's match string) holds no fact and is not read, and each reader of scan_facts()
+/// runs only on a line that holds its words (a Markers set, from the one search). A reader
+/// added to scan_facts() adds its word here; the unit test "the one-pass filter reads what
+/// every line would give" and the triage fuzz harness compare with reading every line.
+// clang-format off
+constexpr std::string_view k_fact_markers[] = {
+    // tool outputs (tool_of)
+    "used to build pytorch", "is debug build", "hsa system attributes", "hsa agents",
+    "rock module is", "rocm system management interface", "target_graphics_version",
+    "traceback (most recent call last)", "error response from daemon", "controller", "amdgpu",
+    "kfd", "drm", "==", "package ", "[conda]", "rocminfo", "rocm-smi", "amd-smi",
+    // facts (scan_facts)
+    "gfx", "1002:", "marketing name", "gpu models and configuration", "device name",
+    "card series", "market_name", "torch", "rocm version", "hip runtime version",
+    "python version", "/opt/rocm-", "hsa_override_gfx_version", "docker", "podman", "kubectl",
+    "[10de:", "nvidia driver version", "nvidia-smi"};
+// clang-format on
+constexpr std::size_t k_tool_markers = 19;  ///< the first ones: tool_of's words
+
+/// The markers a line holds.
+using Markers = std::bitset<std::size(k_fact_markers)>;
+
+/// The index of a marker word; not one is a compile error.
+consteval std::size_t marker(std::string_view word) {
+  for (std::size_t i = 0; i < std::size(k_fact_markers); ++i) {
+    if (k_fact_markers[i] == word) {
+      return i;
+    }
+  }
+  throw "not a word of k_fact_markers";
+}
+
+bool any(const Markers& markers, std::initializer_list<std::size_t> wanted) {
+  return std::any_of(wanted.begin(), wanted.end(),
+                     [&](std::size_t index) { return markers.test(index); });
+}
+
+/// A line holds one of tool_of()'s words.
+bool may_name_a_tool(const Markers& markers) {
+  for (std::size_t i = 0; i < k_tool_markers; ++i) {
+    if (markers.test(i)) {
+      return true;
+    }
+  }
+  return any(markers, {marker("torch"), marker("market_name"), marker("1002:")});
+}
+
 /// The tool whose output a line is (its own words, or its form), or nullptr.
 const char* tool_of(std::string_view line, std::string_view low) {
   if (after_key(low, "used to build pytorch") != std::string_view::npos ||
@@ -389,23 +438,25 @@ const char* tool_of(std::string_view line, std::string_view low) {
 }
 
 void scan_facts(std::string_view line, std::string_view low, std::size_t number,
-                const Knowledge& knowledge, LogFacts& facts, BuildEvidence& build,
-                PipTable& table) {
-  if (auto row = package_row(line, low, table)) {
+                const Markers& markers, const Knowledge& knowledge, LogFacts& facts,
+                BuildEvidence& build, PipTable& table) {
+  const bool package_line =
+      table.open || any(markers, {marker("=="), marker("[conda]"), marker("package ")});
+  if (auto row = package_line ? package_row(line, low, table) : std::nullopt) {
     if (facts.packages.size() == k_max_log_packages) {
       ++facts.packages_left_out;
     } else if (table.names.insert(row->first).second) {
       facts.packages.push_back({util::printable(row->second), number, std::move(row->first)});
     }
   }
-  if (const char* tool = tool_of(line, low)) {
+  if (const char* tool = may_name_a_tool(markers) ? tool_of(line, low) : nullptr) {
     if (std::none_of(facts.tools.begin(), facts.tools.end(),
                      [&](const LogFact& fact) { return fact.value == tool; })) {
       facts.tools.push_back({tool, number, {}});
     }
   }
   // GPU targets
-  if (contains(low, "gfx")) {
+  if (markers.test(marker("gfx"))) {
     const auto names = gfx_names(low);
     if (!lists_targets(low, names.size())) {
       for (const auto& name : names) {
@@ -414,8 +465,8 @@ void scan_facts(std::string_view line, std::string_view low, std::size_t number,
     }
   }
   // A PCI id in a kernel line: "skipped device 1002:67df, PCI rejects atomics"
-  for (std::size_t pos = low.find("1002:"); pos != std::string_view::npos;
-       pos = low.find("1002:", pos + 5)) {
+  for (std::size_t pos = markers.test(marker("1002:")) ? low.find("1002:") : std::string_view::npos;
+       pos != std::string_view::npos; pos = low.find("1002:", pos + 5)) {
     if ((pos > 0 && is_alnum(low[pos - 1])) || pos + 9 > low.size() ||
         (pos + 9 < low.size() && is_alnum(low[pos + 9]))) {
       continue;
@@ -429,8 +480,16 @@ void scan_facts(std::string_view line, std::string_view low, std::size_t number,
     }
   }
   // GPU names
-  for (const char* key : {"marketing name", "gpu models and configuration", "device name",
-                          "card series", "market_name"}) {
+  constexpr std::array<std::pair<std::string_view, std::size_t>, 5> k_name_keys = {
+      {{"marketing name", marker("marketing name")},
+       {"gpu models and configuration", marker("gpu models and configuration")},
+       {"device name", marker("device name")},
+       {"card series", marker("card series")},
+       {"market_name", marker("market_name")}}};
+  for (const auto& [key, index] : k_name_keys) {
+    if (!markers.test(index)) {
+      continue;
+    }
     if (const auto pos = after_key(low, key); pos != std::string_view::npos) {
       const std::string value = value_after(line, pos);
       const std::string low_value = ascii_lower(value);
@@ -442,7 +501,8 @@ void scan_facts(std::string_view line, std::string_view low, std::size_t number,
     }
   }
   // an NVIDIA GPU beside the AMD ones
-  if (!facts.nvidia_gpu) {
+  if (!facts.nvidia_gpu &&
+      any(markers, {marker("[10de:"), marker("nvidia driver version"), marker("nvidia-smi")})) {
     const std::size_t driver = after_key(low, "nvidia driver version");
     if ((contains(low, "[10de:") &&
          (contains(low, "vga compatible controller") || contains(low, "3d controller"))) ||
@@ -451,43 +511,49 @@ void scan_facts(std::string_view line, std::string_view low, std::size_t number,
       keep_first(facts.nvidia_gpu, util::trim(line).substr(0, 100), number);
     }
   }
-  // torch and its companions
-  for (const char* key : {"pytorch version", "torch version"}) {
-    if (const auto pos = after_key(low, key); pos != std::string_view::npos) {
-      keep_first(facts.torch, version_at(line, skip_chars(line, pos, " \"'\t")), number);
+  if (markers.test(marker("torch"))) {
+    // torch and its companions
+    for (const char* key : {"pytorch version", "torch version"}) {
+      if (const auto pos = after_key(low, key); pos != std::string_view::npos) {
+        keep_first(facts.torch, version_at(line, skip_chars(line, pos, " \"'\t")), number);
+      }
     }
-  }
-  if (const auto pos = low.find("torch.__version__"); pos != std::string_view::npos) {
-    keep_first(facts.torch, version_at(line, skip_chars(line, pos + 17, " :=\"'\t")), number);
-  }
-  if (contains(low, "torch")) {
-    keep_first(facts.torch, package_version(line, low, "torch"), number);
-    keep_first(facts.torchvision, package_version(line, low, "torchvision"), number);
-    keep_first(facts.torchaudio, package_version(line, low, "torchaudio"), number);
-  }
-  // how torch was built (collect_env)
-  if (const auto pos = after_key(low, "cuda used to build pytorch");
-      pos != std::string_view::npos) {
-    build.cuda_used = !no_value(low.substr(pos));
-    build.cuda_line = number;
-  }
-  if (const auto pos = after_key(low, "rocm used to build pytorch");
-      pos != std::string_view::npos) {
-    build.rocm_used = !no_value(low.substr(pos));
-    build.rocm_line = number;
-    if (*build.rocm_used) {
-      keep_first(facts.rocm, version_at(line, skip_chars(line, pos, " \t")), number);
+    if (const auto pos = low.find("torch.__version__"); pos != std::string_view::npos) {
+      keep_first(facts.torch, version_at(line, skip_chars(line, pos + 17, " :=\"'\t")), number);
+    }
+    if (contains(low, "torch")) {
+      keep_first(facts.torch, package_version(line, low, "torch"), number);
+      keep_first(facts.torchvision, package_version(line, low, "torchvision"), number);
+      keep_first(facts.torchaudio, package_version(line, low, "torchaudio"), number);
+    }
+    // how torch was built (collect_env)
+    if (const auto pos = after_key(low, "cuda used to build pytorch");
+        pos != std::string_view::npos) {
+      build.cuda_used = !no_value(low.substr(pos));
+      build.cuda_line = number;
+    }
+    if (const auto pos = after_key(low, "rocm used to build pytorch");
+        pos != std::string_view::npos) {
+      build.rocm_used = !no_value(low.substr(pos));
+      build.rocm_line = number;
+      if (*build.rocm_used) {
+        keep_first(facts.rocm, version_at(line, skip_chars(line, pos, " \t")), number);
+      }
     }
   }
   // Python (collect_env: "Python version: 3.12.8 (main, …)"): major.minor
-  if (const auto pos = after_key(low, "python version"); pos != std::string_view::npos) {
+  if (const auto pos = markers.test(marker("python version")) ? after_key(low, "python version")
+                                                              : std::string_view::npos;
+      pos != std::string_view::npos) {
     const std::string version = version_at(line, skip_chars(line, pos, " \t"));
     const auto parts = util::split(version, '.');
     if (parts.size() >= 2 && !parts[1].empty()) {
       keep_first(facts.python, std::string(parts[0]) + "." + std::string(parts[1]), number);
     }
   }
-  if (const auto pos = low.find("torch.version.hip"); pos != std::string_view::npos) {
+  if (const auto pos =
+          markers.test(marker("torch")) ? low.find("torch.version.hip") : std::string_view::npos;
+      pos != std::string_view::npos) {
     const std::size_t value = skip_chars(low, pos + 17, " :=\t'\"");
     if (low.substr(value).rfind("none", 0) == 0) {
       build.rocm_used = false;
@@ -498,17 +564,23 @@ void scan_facts(std::string_view line, std::string_view low, std::size_t number,
     }
   }
   for (const char* key : {"hip runtime version", "rocm version"}) {
+    if (!any(markers, {marker("hip runtime version"), marker("rocm version")})) {
+      break;
+    }
     if (const auto pos = after_key(low, key); pos != std::string_view::npos) {
       keep_first(facts.rocm, version_at(line, skip_chars(line, pos, " \t")), number);
     }
   }
-  if (const auto pos = low.find("/opt/rocm-"); pos != std::string_view::npos) {
+  if (const auto pos =
+          markers.test(marker("/opt/rocm-")) ? low.find("/opt/rocm-") : std::string_view::npos;
+      pos != std::string_view::npos) {
     keep_first(facts.rocm, version_at(line, pos + 10), number);
   }
   // HSA_OVERRIDE_GFX_VERSION[_N]=10.3.0, HSA_OVERRIDE_GFX_VERSION:10.3.0 (ollama), ... is invalid
   constexpr std::string_view k_override = "hsa_override_gfx_version";
-  for (std::size_t pos = low.find(k_override); pos != std::string_view::npos;
-       pos = low.find(k_override, pos + 1)) {
+  for (std::size_t pos = markers.test(marker("hsa_override_gfx_version")) ? low.find(k_override)
+                                                                          : std::string_view::npos;
+       pos != std::string_view::npos; pos = low.find(k_override, pos + 1)) {
     std::size_t end = pos + k_override.size();
     if (end < low.size() && low[end] == '_') {
       std::size_t digits = end + 1;
@@ -529,7 +601,7 @@ void scan_facts(std::string_view line, std::string_view low, std::size_t number,
     }
   }
   // a container: how it was started, or what runs in it
-  if (!facts.container) {
+  if (!facts.container && any(markers, {marker("docker"), marker("podman"), marker("kubectl")})) {
     for (const auto& [marker, runtime] :
          {std::pair<const char*, const char*>{"docker run", "docker"},
           {"docker exec", "docker"},
@@ -547,7 +619,7 @@ void scan_facts(std::string_view line, std::string_view low, std::size_t number,
   }
   // torch's site-packages from a path (tracebacks, pip)
   for (const char* key : {"/site-packages/torch", "/dist-packages/torch"}) {
-    if (facts.site_packages) {
+    if (facts.site_packages || !markers.test(marker("torch"))) {
       break;
     }
     if (const auto pos = line.find(key); pos != std::string_view::npos) {
@@ -602,24 +674,6 @@ void settle_build(LogFacts& facts, const BuildEvidence& build) {
 /// ahead until one holds none.
 constexpr std::size_t k_dense_lines = 4;
 
-/// Every word scan_facts() looks for, lower-case: a line without one of them (and without a
-/// signature's match string) holds no fact and is not read. A reader added to scan_facts() adds
-/// its word here; the unit test "the one-pass filter reads what every line would give" compares
-/// both ways over the real logs.
-// clang-format off
-constexpr std::array k_fact_markers = {
-    // tool outputs (tool_of)
-    "used to build pytorch", "is debug build", "hsa system attributes", "hsa agents",
-    "rock module is", "rocm system management interface", "target_graphics_version",
-    "traceback (most recent call last)", "error response from daemon", "controller", "amdgpu",
-    "kfd", "drm", "==", "package ", "[conda]", "rocminfo", "rocm-smi", "amd-smi",
-    // facts (scan_facts)
-    "gfx", "1002:", "marketing name", "gpu models and configuration", "device name",
-    "card series", "market_name", "torch", "rocm version", "hip runtime version",
-    "python version", "/opt/rocm-", "hsa_override_gfx_version", "docker", "podman", "kubectl",
-    "[10de:", "nvidia driver version", "nvidia-smi"};
-// clang-format on
-
 }  // namespace
 
 LogLine quote(std::size_t number, std::string_view line) {
@@ -648,7 +702,9 @@ LogScan scan_log(std::string_view text, const Knowledge& knowledge, LineFilter f
     needles.emplace_back(std::move(match), std::move(with));
     scan.hits.push_back({&signature, {}, 0});
   }
-  literals.insert(literals.end(), k_fact_markers.begin(), k_fact_markers.end());
+  for (const std::string_view word : k_fact_markers) {
+    literals.emplace_back(word);
+  }
   const LiteralSearch search(literals);
   BuildEvidence build;
   PipTable table;
@@ -684,6 +740,7 @@ LogScan scan_log(std::string_view text, const Knowledge& knowledge, LineFilter f
       c = lower(c);
     }
     candidates.clear();
+    Markers markers;
     if (filter == LineFilter::markers) {
       search.which(low, found);
       // Where literals are on line after line (a hostile log), the next line is read without
@@ -696,8 +753,11 @@ LogScan scan_log(std::string_view text, const Knowledge& knowledge, LineFilter f
         continue;
       }
       for (const int literal : found) {
-        if (static_cast<std::size_t>(literal) < owner.size()) {
-          candidates.push_back(owner[static_cast<std::size_t>(literal)]);
+        const auto index = static_cast<std::size_t>(literal);
+        if (index < owner.size()) {
+          candidates.push_back(owner[index]);
+        } else if (index - owner.size() < markers.size()) {
+          markers.set(index - owner.size());
         }
       }
       std::sort(candidates.begin(), candidates.end());
@@ -706,6 +766,7 @@ LogScan scan_log(std::string_view text, const Knowledge& knowledge, LineFilter f
       for (std::size_t i = 0; i < needles.size(); ++i) {
         candidates.push_back(i);
       }
+      markers.set();  // every reader runs
     }
     for (const std::size_t i : candidates) {
       if (matches(low, needles[i].first, needles[i].second)) {
@@ -716,7 +777,7 @@ LogScan scan_log(std::string_view text, const Knowledge& knowledge, LineFilter f
         ++hit.count;
       }
     }
-    scan_facts(line, low, scan.lines, knowledge, scan.facts, build, table);
+    scan_facts(line, low, scan.lines, markers, knowledge, scan.facts, build, table);
   }
   settle_build(scan.facts, build);
   scan.hits.erase(std::remove_if(scan.hits.begin(), scan.hits.end(),
