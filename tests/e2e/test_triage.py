@@ -540,6 +540,11 @@ EXPECT = {
         "packages": 21,
         "exit": 1,
     },
+    "tensors-on-two-gpus-face-transformer.log": {
+        "findings": {"env.visible-devices": ("warn", [1])},
+        "signatures": {"tensors-on-two-gpus"},
+        "exit": 0,
+    },
 }
 
 
