@@ -294,9 +294,14 @@ std::vector<NotInLog> missing_facts(const LogFacts& facts) {
 }  // namespace
 
 TriageReport triage_log(std::string_view text, const Knowledge& knowledge) {
+  return triage_log(text, LogMatcher(knowledge));
+}
+
+TriageReport triage_log(std::string_view text, const LogMatcher& matcher) {
+  const Knowledge& knowledge = matcher.knowledge();
   check_triage_signatures(knowledge);
   TriageReport report;
-  report.scan = scan_log(text, knowledge);
+  report.scan = scan_log(text, matcher);
   report.signatures = knowledge.triage_signatures.size();
   report.not_in_log = missing_facts(report.scan.facts);
   const LogMachine machine = machine_of(report.scan.facts, knowledge);

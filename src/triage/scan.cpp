@@ -680,32 +680,45 @@ LogLine quote(std::size_t number, std::string_view line) {
   return {number, util::excerpt(line, k_max_quoted_bytes)};
 }
 
-LogScan scan_log(std::string_view text, const Knowledge& knowledge, LineFilter filter) {
-  LogScan scan;
-  scan.bytes = text.size();
+LogMatcher::LogMatcher(const Knowledge& knowledge) : knowledge_(&knowledge) {
   // The literals: every signature's match strings (owner: the signature's index), then the
   // words of the fact readers (owner: none).
   std::vector<std::string> literals;
-  std::vector<std::size_t> owner;
-  std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> needles;
   for (const auto& signature : knowledge.triage_signatures) {
     std::vector<std::string> match;
     for (const auto& m : signature.match) {
       match.push_back(ascii_lower(m));
       literals.push_back(match.back());
-      owner.push_back(needles.size());
+      owner_.push_back(needles_.size());
     }
     std::vector<std::string> with;
     for (const auto& w : signature.with) {
       with.push_back(ascii_lower(w));
     }
-    needles.emplace_back(std::move(match), std::move(with));
-    scan.hits.push_back({&signature, {}, 0});
+    needles_.emplace_back(std::move(match), std::move(with));
   }
   for (const std::string_view word : k_fact_markers) {
     literals.emplace_back(word);
   }
-  const LiteralSearch search(literals);
+  search_ = std::make_unique<LiteralSearch>(literals);
+}
+
+LogMatcher::~LogMatcher() = default;
+
+LogScan scan_log(std::string_view text, const Knowledge& knowledge, LineFilter filter) {
+  return scan_log(text, LogMatcher(knowledge), filter);
+}
+
+LogScan scan_log(std::string_view text, const LogMatcher& matcher, LineFilter filter) {
+  LogScan scan;
+  scan.bytes = text.size();
+  const Knowledge& knowledge = *matcher.knowledge_;
+  const auto& needles = matcher.needles_;
+  const auto& owner = matcher.owner_;
+  const LiteralSearch& search = *matcher.search_;
+  for (const auto& signature : knowledge.triage_signatures) {
+    scan.hits.push_back({&signature, {}, 0});
+  }
   BuildEvidence build;
   PipTable table;
   std::string low;

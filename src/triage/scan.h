@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -98,6 +99,33 @@ struct LogScan {
 /// from (one pass over the text for all of them); `every_line` reads each line, for tests that
 /// show both give the same scan.
 enum class LineFilter { markers, every_line };
+
+class LiteralSearch;
+
+/// The signatures of `knowledge` and the words of the fact readers, compiled for the one search:
+/// built once, it scans any number of logs (the fuzz harness builds one for all its inputs).
+/// `knowledge` must outlive it.
+class LogMatcher {
+ public:
+  explicit LogMatcher(const Knowledge& knowledge);
+  ~LogMatcher();
+  LogMatcher(const LogMatcher&) = delete;
+  LogMatcher& operator=(const LogMatcher&) = delete;
+
+  const Knowledge& knowledge() const { return *knowledge_; }
+
+ private:
+  friend LogScan scan_log(std::string_view, const LogMatcher&, LineFilter);
+  const Knowledge* knowledge_;
+  /// Per signature: its match strings and its `with` strings, lower-cased.
+  std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>> needles_;
+  std::vector<std::size_t> owner_;  ///< the signature of each match string, by literal index
+  std::unique_ptr<LiteralSearch> search_;
+};
+
+LogScan scan_log(std::string_view text, const LogMatcher& matcher,
+                 LineFilter filter = LineFilter::markers);
+/// The same with a matcher built for this one log.
 LogScan scan_log(std::string_view text, const Knowledge& knowledge,
                  LineFilter filter = LineFilter::markers);
 
@@ -140,6 +168,8 @@ struct TriageReport {
 /// in GPU-less mode, whose fixes replace the rules' text. Throws RulesError when a signature
 /// names a check id that is not in the check table (possible only with --rules DIR).
 TriageReport triage_log(std::string_view text, const Knowledge& knowledge);
+/// The same with a matcher built once for many logs (of the same knowledge).
+TriageReport triage_log(std::string_view text, const LogMatcher& matcher);
 
 /// Throws RulesError when a triage signature names a check id that the check table lacks.
 void check_triage_signatures(const Knowledge& knowledge);

@@ -40,11 +40,12 @@ void check_fact(const rocdoc::LogFact& fact, std::size_t lines) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace rocdoc;
   const std::string_view input = fuzz::text(data, size);
-  const TriageReport report = triage_log(input, fuzz::knowledge());
+  static const LogMatcher matcher(fuzz::knowledge());  // compiled once for every input
+  const TriageReport report = triage_log(input, matcher);
   const LogScan& scan = report.scan;
   // The one-pass filter (only lines holding a literal are read) gives what reading every line
   // gives.
-  const LogScan every = scan_log(input, fuzz::knowledge(), LineFilter::every_line);
+  const LogScan every = scan_log(input, matcher, LineFilter::every_line);
   ROCDOC_FUZZ_CHECK(
       every.lines == scan.lines && every.cut_lines == scan.cut_lines &&
           every.hits.size() == scan.hits.size() &&
