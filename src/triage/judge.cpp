@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -335,6 +336,17 @@ TriageReport triage_log(std::string_view text, const LogMatcher& matcher) {
           finding.fix = container_group_fixes(report.scan.facts.container->value);
           finding.fix_from_facts = true;
           add_lines(finding.lines, quote_lines(text, {report.scan.facts.container->line}));
+        } else if (report.scan.facts.container && finding.fix_order == FixOrder::alternatives) {
+          // The log comes from a container: of "in a container … / on a host …" the
+          // container's way is the one (issue 27 §3).
+          std::vector<Fix> in_container;
+          std::copy_if(finding.fix.begin(), finding.fix.end(), std::back_inserter(in_container),
+                       [](const Fix& fix) { return fix.kind == FixKind::container_flag; });
+          if (!in_container.empty()) {
+            finding.fix = std::move(in_container);
+            finding.fix_from_facts = true;
+            add_lines(finding.lines, quote_lines(text, {report.scan.facts.container->line}));
+          }
         }
       }
       for (const auto source : util::split(hit.signature->source, ';')) {

@@ -599,3 +599,19 @@ TEST_CASE("triage leaves CUDA packages alone when the log shows an NVIDIA GPU to
   // collect_env on an AMD machine: "Could not collect" is no NVIDIA GPU.
   CHECK_FALSE(scan_log("Nvidia driver version: Could not collect\n", knowledge()).facts.nvidia_gpu);
 }
+
+TEST_CASE("a log from a container keeps the container's way of several", "[triage]") {
+  const std::string error = "Unable to open /dev/kfd read-write: No such file or directory\n";
+  const TriageReport host = triage_log(error, knowledge());
+  REQUIRE(finding(host, "driver.kfd-missing") != nullptr);
+  CHECK(finding(host, "driver.kfd-missing")->fix.size() == 2);  // container or host
+  const TriageReport container =
+      triage_log("$ docker run -it rocm/pytorch:latest\n" + error, knowledge());
+  const TriageFinding* missing = finding(container, "driver.kfd-missing");
+  REQUIRE(missing != nullptr);
+  REQUIRE(missing->fix.size() == 1);
+  CHECK(missing->fix[0].command == "--device=/dev/kfd --device=/dev/dri");
+  CHECK(missing->fix[0].kind == FixKind::container_flag);
+  CHECK(missing->fix_from_facts);
+  CHECK(missing->lines.front().number == 1);  // the docker run line is quoted
+}
