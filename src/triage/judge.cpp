@@ -292,6 +292,81 @@ std::vector<NotInLog> missing_facts(const LogFacts& facts) {
   return missing;
 }
 
+/// A signature's hit joins the finding of its check: severity (the worst), message, lines,
+/// sources, and the first hit's fixes; in a container, the container's fixes.
+void add_signature_hit(TriageFinding& finding, const SignatureHit& hit, const LogFacts& facts,
+                       std::string_view text) {
+  const TriageSignature& signature = *hit.signature;
+  const Severity severity = severity_of(signature.severity);
+  if (finding.signatures.empty() || rank(severity) > rank(finding.severity)) {
+    finding.severity = severity;
+  }
+  finding.signatures.push_back(signature.id);
+  finding.message += (finding.message.empty() ? "" : "; ") + signature.message;
+  add_lines(finding.lines, hit.lines);
+  finding.matched_lines += hit.count;
+  if (finding.fix.empty()) {
+    finding.fix = fixes_of(signature);
+    finding.fix_order =
+        signature.fix_order == "alternatives" ? FixOrder::alternatives : FixOrder::steps;
+    const bool permissions = finding.check == "perm.kfd" || finding.check == "perm.render";
+    if (facts.container && permissions) {
+      finding.fix = container_group_fixes(facts.container->value);
+      finding.fix_from_facts = true;
+      add_lines(finding.lines, quote_lines(text, {facts.container->line}));
+    } else if (facts.container && finding.fix_order == FixOrder::alternatives) {
+      // The log comes from a container: of "in a container … / on a host …" the container's
+      // way is the one (issue 27 §3).
+      std::vector<Fix> in_container;
+      std::copy_if(finding.fix.begin(), finding.fix.end(), std::back_inserter(in_container),
+                   [](const Fix& fix) { return fix.kind == FixKind::container_flag; });
+      if (!in_container.empty()) {
+        finding.fix = std::move(in_container);
+        finding.fix_from_facts = true;
+        add_lines(finding.lines, quote_lines(text, {facts.container->line}));
+      }
+    }
+  }
+  for (const auto source : util::split(signature.source, ';')) {
+    const std::string trimmed(util::trim(source));
+    if (!trimmed.empty() && std::find(finding.sources.begin(), finding.sources.end(), trimmed) ==
+                                finding.sources.end()) {
+      finding.sources.push_back(trimmed);
+    }
+  }
+}
+
+/// What the check function says of the log's facts joins the finding, with the lines it rests on
+/// (for a package check, those of the packages it names) and its fix, which is check's own.
+void add_fact_verdict(TriageFinding& finding, const CheckResult& result,
+                      const std::vector<LogLine>& fact_lines, const LogMachine& machine,
+                      std::string_view text) {
+  if (finding.signatures.empty() || rank(result.severity) > rank(finding.severity)) {
+    finding.severity = result.severity;
+  }
+  finding.message += (finding.message.empty() ? "" : ". ") +
+                     std::string("From the facts in the log, rocdoc check says: ") + result.message;
+  add_lines(finding.lines, fact_lines);
+  if (finding.check == "python.cuda-packages" || finding.check == "torch.companions") {
+    std::string named_in = " " + result.message + " ";
+    for (const auto& fix : result.fix) {
+      named_in += fix.command + " ";
+    }
+    std::set<std::size_t> named;
+    for (const auto& [name, line] : machine.package_lines) {
+      if (named_in.find(" " + name + " ") != std::string::npos) {
+        named.insert(line);
+      }
+    }
+    add_lines(finding.lines, quote_lines(text, std::move(named)));
+  }
+  if (!result.fix.empty()) {
+    finding.fix = result.fix;
+    finding.fix_order = result.fix_order;
+    finding.fix_from_facts = true;
+  }
+}
+
 }  // namespace
 
 TriageReport triage_log(std::string_view text, const Knowledge& knowledge) {
@@ -311,53 +386,16 @@ TriageReport triage_log(std::string_view text, const LogMatcher& matcher) {
   const std::vector<LogLine> fact_lines =
       quote_lines(text, std::set<std::size_t>(machine.lines.begin(), machine.lines.end()));
   for (const auto& info : check_table()) {
-    const std::string id(info.id);
     TriageFinding finding;
-    finding.check = id;
+    finding.check = std::string(info.id);
     finding.title = std::string(info.title);
     finding.area = std::string(info.area);
     for (const auto& hit : report.scan.hits) {
-      if (hit.signature->check != id) {
-        continue;
-      }
-      const Severity severity = severity_of(hit.signature->severity);
-      if (finding.signatures.empty() || rank(severity) > rank(finding.severity)) {
-        finding.severity = severity;
-      }
-      finding.signatures.push_back(hit.signature->id);
-      finding.message += (finding.message.empty() ? "" : "; ") + hit.signature->message;
-      add_lines(finding.lines, hit.lines);
-      finding.matched_lines += hit.count;
-      if (finding.fix.empty()) {
-        finding.fix = fixes_of(*hit.signature);
-        finding.fix_order =
-            hit.signature->fix_order == "alternatives" ? FixOrder::alternatives : FixOrder::steps;
-        if (report.scan.facts.container && (id == "perm.kfd" || id == "perm.render")) {
-          finding.fix = container_group_fixes(report.scan.facts.container->value);
-          finding.fix_from_facts = true;
-          add_lines(finding.lines, quote_lines(text, {report.scan.facts.container->line}));
-        } else if (report.scan.facts.container && finding.fix_order == FixOrder::alternatives) {
-          // The log comes from a container: of "in a container … / on a host …" the
-          // container's way is the one (issue 27 §3).
-          std::vector<Fix> in_container;
-          std::copy_if(finding.fix.begin(), finding.fix.end(), std::back_inserter(in_container),
-                       [](const Fix& fix) { return fix.kind == FixKind::container_flag; });
-          if (!in_container.empty()) {
-            finding.fix = std::move(in_container);
-            finding.fix_from_facts = true;
-            add_lines(finding.lines, quote_lines(text, {report.scan.facts.container->line}));
-          }
-        }
-      }
-      for (const auto source : util::split(hit.signature->source, ';')) {
-        const std::string trimmed(util::trim(source));
-        if (!trimmed.empty() && std::find(finding.sources.begin(), finding.sources.end(),
-                                          trimmed) == finding.sources.end()) {
-          finding.sources.push_back(trimmed);
-        }
+      if (hit.signature->check == finding.check) {
+        add_signature_hit(finding, hit, report.scan.facts, text);
       }
     }
-    const auto verdict = judged.find(id);
+    const auto verdict = judged.find(finding.check);
     // A notice ("works, not supported by AMD") is no problem: only warnings and errors count.
     const bool facts_fail =
         verdict != judged.end() &&
@@ -367,32 +405,7 @@ TriageReport triage_log(std::string_view text, const LogMatcher& matcher) {
       continue;
     }
     if (facts_fail) {
-      const CheckResult& result = verdict->second;
-      if (finding.signatures.empty() || rank(result.severity) > rank(finding.severity)) {
-        finding.severity = result.severity;
-      }
-      finding.message += (finding.message.empty() ? "" : ". ") +
-                         std::string("From the facts in the log, rocdoc check says: ") +
-                         result.message;
-      add_lines(finding.lines, fact_lines);
-      if (id == "python.cuda-packages" || id == "torch.companions") {  // the packages it names
-        std::set<std::size_t> named;
-        std::string named_in = result.message + " ";
-        for (const auto& fix : result.fix) {
-          named_in += fix.command + " ";
-        }
-        for (const auto& [name, line] : machine.package_lines) {
-          if (named_in.find(" " + name + " ") != std::string::npos) {
-            named.insert(line);
-          }
-        }
-        add_lines(finding.lines, quote_lines(text, std::move(named)));
-      }
-      if (!result.fix.empty()) {
-        finding.fix = result.fix;
-        finding.fix_order = result.fix_order;
-        finding.fix_from_facts = true;
-      }
+      add_fact_verdict(finding, verdict->second, fact_lines, machine, text);
     }
     std::sort(finding.lines.begin(), finding.lines.end(),
               [](const LogLine& a, const LogLine& b) { return a.number < b.number; });
