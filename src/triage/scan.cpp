@@ -366,8 +366,10 @@ constexpr std::size_t k_tool_markers = 19;  ///< the first ones: tool_of's words
 /// The markers a line holds.
 using Markers = std::bitset<std::size(k_fact_markers)>;
 
-/// The index of a marker word; not one is a compile error.
-consteval std::size_t marker(std::string_view word) {
+/// The index of a marker word; in a constant expression a word that is not one fails the build
+/// (the throw is no constant). constexpr rather than consteval: gcc 10, the release build's,
+/// rejects consteval calls inside braced lists.
+constexpr std::size_t marker(std::string_view word) {
   for (std::size_t i = 0; i < std::size(k_fact_markers); ++i) {
     if (k_fact_markers[i] == word) {
       return i;
@@ -375,6 +377,28 @@ consteval std::size_t marker(std::string_view word) {
   }
   throw "not a word of k_fact_markers";
 }
+
+/// The markers the readers of scan_facts() test, by name.
+namespace word {
+constexpr std::size_t opt_rocm = marker("/opt/rocm-");
+constexpr std::size_t amd_pci_id = marker("1002:");
+constexpr std::size_t pinned = marker("==");
+constexpr std::size_t nvidia_pci_id = marker("[10de:");
+constexpr std::size_t conda = marker("[conda]");
+constexpr std::size_t docker = marker("docker");
+constexpr std::size_t gfx = marker("gfx");
+constexpr std::size_t hip_runtime_version = marker("hip runtime version");
+constexpr std::size_t hsa_override = marker("hsa_override_gfx_version");
+constexpr std::size_t kubectl = marker("kubectl");
+constexpr std::size_t market_name = marker("market_name");
+constexpr std::size_t nvidia_driver_version = marker("nvidia driver version");
+constexpr std::size_t nvidia_smi = marker("nvidia-smi");
+constexpr std::size_t package_header = marker("package ");
+constexpr std::size_t podman = marker("podman");
+constexpr std::size_t python_version = marker("python version");
+constexpr std::size_t rocm_version = marker("rocm version");
+constexpr std::size_t torch = marker("torch");
+}  // namespace word
 
 bool any(const Markers& markers, std::initializer_list<std::size_t> wanted) {
   return std::any_of(wanted.begin(), wanted.end(),
@@ -388,7 +412,7 @@ bool may_name_a_tool(const Markers& markers) {
       return true;
     }
   }
-  return any(markers, {marker("torch"), marker("market_name"), marker("1002:")});
+  return any(markers, {word::torch, word::market_name, word::amd_pci_id});
 }
 
 /// The tool whose output a line is (its own words, or its form), or nullptr.
@@ -441,7 +465,7 @@ void scan_facts(std::string_view line, std::string_view low, std::size_t number,
                 const Markers& markers, const Knowledge& knowledge, LogFacts& facts,
                 BuildEvidence& build, PipTable& table) {
   const bool package_line =
-      table.open || any(markers, {marker("=="), marker("[conda]"), marker("package ")});
+      table.open || any(markers, {word::pinned, word::conda, word::package_header});
   if (auto row = package_line ? package_row(line, low, table) : std::nullopt) {
     if (facts.packages.size() == k_max_log_packages) {
       ++facts.packages_left_out;
@@ -456,7 +480,7 @@ void scan_facts(std::string_view line, std::string_view low, std::size_t number,
     }
   }
   // GPU targets
-  if (markers.test(marker("gfx"))) {
+  if (markers.test(word::gfx)) {
     const auto names = gfx_names(low);
     if (!lists_targets(low, names.size())) {
       for (const auto& name : names) {
@@ -465,7 +489,8 @@ void scan_facts(std::string_view line, std::string_view low, std::size_t number,
     }
   }
   // A PCI id in a kernel line: "skipped device 1002:67df, PCI rejects atomics"
-  for (std::size_t pos = markers.test(marker("1002:")) ? low.find("1002:") : std::string_view::npos;
+  for (std::size_t pos = markers.test(word::amd_pci_id) ? low.find("1002:")
+                                                        : std::string_view::npos;
        pos != std::string_view::npos; pos = low.find("1002:", pos + 5)) {
     if ((pos > 0 && is_alnum(low[pos - 1])) || pos + 9 > low.size() ||
         (pos + 9 < low.size() && is_alnum(low[pos + 9]))) {
@@ -502,7 +527,7 @@ void scan_facts(std::string_view line, std::string_view low, std::size_t number,
   }
   // an NVIDIA GPU beside the AMD ones
   if (!facts.nvidia_gpu &&
-      any(markers, {marker("[10de:"), marker("nvidia driver version"), marker("nvidia-smi")})) {
+      any(markers, {word::nvidia_pci_id, word::nvidia_driver_version, word::nvidia_smi})) {
     const std::size_t driver = after_key(low, "nvidia driver version");
     if ((contains(low, "[10de:") &&
          (contains(low, "vga compatible controller") || contains(low, "3d controller"))) ||
@@ -511,7 +536,7 @@ void scan_facts(std::string_view line, std::string_view low, std::size_t number,
       keep_first(facts.nvidia_gpu, util::trim(line).substr(0, 100), number);
     }
   }
-  if (markers.test(marker("torch"))) {
+  if (markers.test(word::torch)) {
     // torch and its companions
     for (const char* key : {"pytorch version", "torch version"}) {
       if (const auto pos = after_key(low, key); pos != std::string_view::npos) {
@@ -542,8 +567,8 @@ void scan_facts(std::string_view line, std::string_view low, std::size_t number,
     }
   }
   // Python (collect_env: "Python version: 3.12.8 (main, …)"): major.minor
-  if (const auto pos = markers.test(marker("python version")) ? after_key(low, "python version")
-                                                              : std::string_view::npos;
+  if (const auto pos = markers.test(word::python_version) ? after_key(low, "python version")
+                                                          : std::string_view::npos;
       pos != std::string_view::npos) {
     const std::string version = version_at(line, skip_chars(line, pos, " \t"));
     const auto parts = util::split(version, '.');
@@ -552,7 +577,7 @@ void scan_facts(std::string_view line, std::string_view low, std::size_t number,
     }
   }
   if (const auto pos =
-          markers.test(marker("torch")) ? low.find("torch.version.hip") : std::string_view::npos;
+          markers.test(word::torch) ? low.find("torch.version.hip") : std::string_view::npos;
       pos != std::string_view::npos) {
     const std::size_t value = skip_chars(low, pos + 17, " :=\t'\"");
     if (low.substr(value).rfind("none", 0) == 0) {
@@ -564,7 +589,7 @@ void scan_facts(std::string_view line, std::string_view low, std::size_t number,
     }
   }
   for (const char* key : {"hip runtime version", "rocm version"}) {
-    if (!any(markers, {marker("hip runtime version"), marker("rocm version")})) {
+    if (!any(markers, {word::hip_runtime_version, word::rocm_version})) {
       break;
     }
     if (const auto pos = after_key(low, key); pos != std::string_view::npos) {
@@ -572,14 +597,14 @@ void scan_facts(std::string_view line, std::string_view low, std::size_t number,
     }
   }
   if (const auto pos =
-          markers.test(marker("/opt/rocm-")) ? low.find("/opt/rocm-") : std::string_view::npos;
+          markers.test(word::opt_rocm) ? low.find("/opt/rocm-") : std::string_view::npos;
       pos != std::string_view::npos) {
     keep_first(facts.rocm, version_at(line, pos + 10), number);
   }
   // HSA_OVERRIDE_GFX_VERSION[_N]=10.3.0, HSA_OVERRIDE_GFX_VERSION:10.3.0 (ollama), ... is invalid
   constexpr std::string_view k_override = "hsa_override_gfx_version";
-  for (std::size_t pos = markers.test(marker("hsa_override_gfx_version")) ? low.find(k_override)
-                                                                          : std::string_view::npos;
+  for (std::size_t pos = markers.test(word::hsa_override) ? low.find(k_override)
+                                                          : std::string_view::npos;
        pos != std::string_view::npos; pos = low.find(k_override, pos + 1)) {
     std::size_t end = pos + k_override.size();
     if (end < low.size() && low[end] == '_') {
@@ -601,7 +626,7 @@ void scan_facts(std::string_view line, std::string_view low, std::size_t number,
     }
   }
   // a container: how it was started, or what runs in it
-  if (!facts.container && any(markers, {marker("docker"), marker("podman"), marker("kubectl")})) {
+  if (!facts.container && any(markers, {word::docker, word::podman, word::kubectl})) {
     for (const auto& [marker, runtime] :
          {std::pair<const char*, const char*>{"docker run", "docker"},
           {"docker exec", "docker"},
@@ -619,7 +644,7 @@ void scan_facts(std::string_view line, std::string_view low, std::size_t number,
   }
   // torch's site-packages from a path (tracebacks, pip)
   for (const char* key : {"/site-packages/torch", "/dist-packages/torch"}) {
-    if (facts.site_packages || !markers.test(marker("torch"))) {
+    if (facts.site_packages || !markers.test(word::torch)) {
       break;
     }
     if (const auto pos = line.find(key); pos != std::string_view::npos) {
