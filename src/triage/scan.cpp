@@ -366,16 +366,15 @@ constexpr std::size_t k_tool_markers = 19;  ///< the first ones: tool_of's words
 /// The markers a line holds.
 using Markers = std::bitset<std::size(k_fact_markers)>;
 
-/// The index of a marker word; in a constant expression a word that is not one fails the build
-/// (the throw is no constant). constexpr rather than consteval: gcc 10, the release build's,
-/// rejects consteval calls inside braced lists.
+/// The index of a marker word, or the number of markers for a word that is not one (each use
+/// below is a constant checked by a static_assert; gcc 10, the release build's compiler, takes
+/// neither consteval calls in braced lists nor a throw in a constexpr function).
 constexpr std::size_t marker(std::string_view word) {
-  for (std::size_t i = 0; i < std::size(k_fact_markers); ++i) {
-    if (k_fact_markers[i] == word) {
-      return i;
-    }
+  std::size_t index = 0;
+  while (index < std::size(k_fact_markers) && k_fact_markers[index] != word) {
+    ++index;
   }
-  throw "not a word of k_fact_markers";
+  return index;
 }
 
 /// The markers the readers of scan_facts() test, by name.
@@ -391,6 +390,10 @@ constexpr std::size_t hip_runtime_version = marker("hip runtime version");
 constexpr std::size_t hsa_override = marker("hsa_override_gfx_version");
 constexpr std::size_t kubectl = marker("kubectl");
 constexpr std::size_t market_name = marker("market_name");
+constexpr std::size_t marketing_name = marker("marketing name");
+constexpr std::size_t gpu_models = marker("gpu models and configuration");
+constexpr std::size_t device_name = marker("device name");
+constexpr std::size_t card_series = marker("card series");
 constexpr std::size_t nvidia_driver_version = marker("nvidia driver version");
 constexpr std::size_t nvidia_smi = marker("nvidia-smi");
 constexpr std::size_t package_header = marker("package ");
@@ -398,6 +401,28 @@ constexpr std::size_t podman = marker("podman");
 constexpr std::size_t python_version = marker("python version");
 constexpr std::size_t rocm_version = marker("rocm version");
 constexpr std::size_t torch = marker("torch");
+static_assert(opt_rocm < std::size(k_fact_markers));
+static_assert(amd_pci_id < std::size(k_fact_markers));
+static_assert(pinned < std::size(k_fact_markers));
+static_assert(nvidia_pci_id < std::size(k_fact_markers));
+static_assert(conda < std::size(k_fact_markers));
+static_assert(docker < std::size(k_fact_markers));
+static_assert(gfx < std::size(k_fact_markers));
+static_assert(hip_runtime_version < std::size(k_fact_markers));
+static_assert(hsa_override < std::size(k_fact_markers));
+static_assert(kubectl < std::size(k_fact_markers));
+static_assert(market_name < std::size(k_fact_markers));
+static_assert(marketing_name < std::size(k_fact_markers));
+static_assert(gpu_models < std::size(k_fact_markers));
+static_assert(device_name < std::size(k_fact_markers));
+static_assert(card_series < std::size(k_fact_markers));
+static_assert(nvidia_driver_version < std::size(k_fact_markers));
+static_assert(nvidia_smi < std::size(k_fact_markers));
+static_assert(package_header < std::size(k_fact_markers));
+static_assert(podman < std::size(k_fact_markers));
+static_assert(python_version < std::size(k_fact_markers));
+static_assert(rocm_version < std::size(k_fact_markers));
+static_assert(torch < std::size(k_fact_markers));
 }  // namespace word
 
 bool any(const Markers& markers, std::initializer_list<std::size_t> wanted) {
@@ -506,11 +531,11 @@ void scan_facts(std::string_view line, std::string_view low, std::size_t number,
   }
   // GPU names
   constexpr std::array<std::pair<std::string_view, std::size_t>, 5> k_name_keys = {
-      {{"marketing name", marker("marketing name")},
-       {"gpu models and configuration", marker("gpu models and configuration")},
-       {"device name", marker("device name")},
-       {"card series", marker("card series")},
-       {"market_name", marker("market_name")}}};
+      {{"marketing name", word::marketing_name},
+       {"gpu models and configuration", word::gpu_models},
+       {"device name", word::device_name},
+       {"card series", word::card_series},
+       {"market_name", word::market_name}}};
   for (const auto& [key, index] : k_name_keys) {
     if (!markers.test(index)) {
       continue;
