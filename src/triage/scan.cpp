@@ -423,6 +423,7 @@ static_assert(podman < std::size(k_fact_markers));
 static_assert(python_version < std::size(k_fact_markers));
 static_assert(rocm_version < std::size(k_fact_markers));
 static_assert(torch < std::size(k_fact_markers));
+static_assert(gfx == k_tool_markers);  // the facts' words start where tool_of's end
 }  // namespace word
 
 bool any(const Markers& markers, std::initializer_list<std::size_t> wanted) {
