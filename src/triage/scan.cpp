@@ -330,17 +330,12 @@ std::string_view prompted_program(std::string_view low) {
   return command.substr(command.rfind('/') == std::string_view::npos ? 0 : command.rfind('/') + 1);
 }
 
-/// "name==1.2.3" as a whole line (pip freeze, uv), with pip's own name characters.
+/// "name==1.2.3" as a whole line (pip freeze, uv): a name and a version as package_row() reads
+/// them, nothing else on the line.
 bool freeze_line(std::string_view low) {
   const std::size_t equals = low.find("==");
-  if (equals == 0 || equals == std::string_view::npos || equals + 2 >= low.size() ||
-      !is_digit(low[equals + 2])) {
-    return false;
-  }
-  const std::string_view name = low.substr(0, equals);
-  return name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789._-") ==
-             std::string_view::npos &&
-         low.find(' ') == std::string_view::npos;
+  return equals != std::string_view::npos && low.find(' ') == std::string_view::npos &&
+         distribution_name(low.substr(0, equals)) && package_version_text(low.substr(equals + 2));
 }
 
 /// Every word scan_facts() looks for, lower-case: a line without one of them (and without a
@@ -572,11 +567,9 @@ void scan_facts(std::string_view line, std::string_view low, std::size_t number,
     if (const auto pos = low.find("torch.__version__"); pos != std::string_view::npos) {
       keep_first(facts.torch, version_at(line, skip_chars(line, pos + 17, " :=\"'\t")), number);
     }
-    if (contains(low, "torch")) {
-      keep_first(facts.torch, package_version(line, low, "torch"), number);
-      keep_first(facts.torchvision, package_version(line, low, "torchvision"), number);
-      keep_first(facts.torchaudio, package_version(line, low, "torchaudio"), number);
-    }
+    keep_first(facts.torch, package_version(line, low, "torch"), number);
+    keep_first(facts.torchvision, package_version(line, low, "torchvision"), number);
+    keep_first(facts.torchaudio, package_version(line, low, "torchaudio"), number);
     // how torch was built (collect_env)
     if (const auto pos = after_key(low, "cuda used to build pytorch");
         pos != std::string_view::npos) {
@@ -591,6 +584,16 @@ void scan_facts(std::string_view line, std::string_view low, std::size_t number,
         keep_first(facts.rocm, version_at(line, skip_chars(line, pos, " \t")), number);
       }
     }
+    if (const auto pos = low.find("torch.version.hip"); pos != std::string_view::npos) {
+      const std::size_t value = skip_chars(low, pos + 17, " :=\t'\"");
+      if (low.substr(value).rfind("none", 0) == 0) {
+        build.rocm_used = false;
+        build.rocm_line = number;
+      } else if (value < low.size() && is_digit(low[value])) {
+        build.rocm_used = true;
+        build.rocm_line = number;
+      }
+    }
   }
   // Python (collect_env: "Python version: 3.12.8 (main, …)"): major.minor
   if (const auto pos = markers.test(word::python_version) ? after_key(low, "python version")
@@ -602,18 +605,7 @@ void scan_facts(std::string_view line, std::string_view low, std::size_t number,
       keep_first(facts.python, std::string(parts[0]) + "." + std::string(parts[1]), number);
     }
   }
-  if (const auto pos =
-          markers.test(word::torch) ? low.find("torch.version.hip") : std::string_view::npos;
-      pos != std::string_view::npos) {
-    const std::size_t value = skip_chars(low, pos + 17, " :=\t'\"");
-    if (low.substr(value).rfind("none", 0) == 0) {
-      build.rocm_used = false;
-      build.rocm_line = number;
-    } else if (value < low.size() && is_digit(low[value])) {
-      build.rocm_used = true;
-      build.rocm_line = number;
-    }
-  }
+
   for (const char* key : {"hip runtime version", "rocm version"}) {
     if (!any(markers, {word::hip_runtime_version, word::rocm_version})) {
       break;
