@@ -5,6 +5,7 @@
 
 #include "probes/gpu_code.h"
 #include "probes/python_locations.h"
+#include "probes/rocm_sdk.h"
 #include "probes/torch_origin.h"
 #include "src/util/strings.h"
 
@@ -284,6 +285,7 @@ void inspect(const Host& host, PythonEnvironment& environment, const Knowledge& 
       }
     }
   }
+  environment.rocm_sdk = rocm_sdk_of(*names);
   inspect_torch(host, environment, *names, knowledge);
 }
 

@@ -432,12 +432,28 @@ struct PythonPackage {
   std::vector<PackageFile> files;  ///< the evidence files found (rules/cuda_packages.yaml)
 };
 
+/// ROCm installed as pip packages in one environment (AMD's TheRock: rocm, rocm-sdk-core,
+/// rocm-sdk-libraries[-<family>], rocm-sdk-device-<target>; amd-torch-device-<target> beside an
+/// AMD torch), read from their *.dist-info names. No judgement: the families' targets are rules.
+struct RocmSdk {
+  std::string version;  ///< rocm-sdk-core's ("7.14.1"), else the rocm package's
+  /// "gfx110x-all" of rocm-sdk-libraries-gfx110x-all (one GPU family, up to 7.13 and the per-family
+  /// nightlies); nullopt for the multi-arch rocm-sdk-libraries (7.14 on) or none installed
+  std::optional<std::string> libraries_family;
+  bool libraries = false;            ///< a rocm-sdk-libraries* package is installed
+  bool devel = false;                ///< rocm-sdk-devel is installed (headers, `rocm-sdk init`)
+  std::vector<std::string> devices;  ///< targets of rocm-sdk-device-<target> ("gfx1151")
+  std::vector<std::string> torch_devices;  ///< targets of amd-torch-device-<target>
+  std::vector<std::string> packages;       ///< "rocm-sdk-core 7.14.1", as found
+};
+
 struct PythonEnvironment {
   std::string site_dir;
   std::string prefix;
   std::vector<std::string> found_by;  ///< "VIRTUAL_ENV", "python3 on PATH (/usr/bin)", ...
   std::optional<TorchInstall> torch;
   std::vector<PythonPackage> packages;
+  std::optional<RocmSdk> rocm_sdk;  ///< ROCm as pip packages here; nullopt when none
   /// The CPython version its interpreter runs ("3.11"): from the site directory's path, else
   /// (Debian's /usr/lib/python3/dist-packages) from /usr/bin/python3's link; nullopt unknown.
   std::optional<std::string> python_version;

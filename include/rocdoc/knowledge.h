@@ -108,6 +108,8 @@ struct GfxTarget {
   std::string family;     ///< "RDNA2"
   GpuKind kind = GpuKind::radeon;
   std::vector<std::string> products;
+  /// APU models whose integrated GPU this is ("Ryzen AI 9 HX 370"), as AMD's GPU list names them
+  std::vector<std::string> processors;
   std::string source;
   std::map<std::string, std::string> rocm;  ///< "6.4" → supported | deprecated | unsupported
   std::string rocm_since;                   ///< first point release when support began mid-minor
@@ -184,6 +186,11 @@ struct RocmRelease {
   /// Targets the release's math libraries have code for (AMD's rocBLAS package); empty when
   /// unknown. AMD's official list is GfxTarget::rocm; code and list can differ both ways.
   std::vector<std::string> library_targets;
+  /// The HIP major.minor it ships where it differs from the ROCm number ("7.15" for ROCm 10.0);
+  /// "" when HIP is numbered as ROCm (every release up to 7.14).
+  std::string hip;
+  /// Components AMD no longer builds or installs from this release on ("rocm-smi" from 10.1).
+  std::vector<std::string> without;
 };
 
 /// How ROCm gets onto one distribution release when AMD's installer is not there yet:
@@ -392,6 +399,7 @@ struct DriverVersion {
   std::string module;  ///< "6.8.5", as /sys/module/amdgpu/version reads
   std::string rocm;    ///< "6.2"
   std::string source;
+  std::string package;  ///< the AMD GPU Driver release it belongs to ("31.40"); "" unknown
 };
 
 /// A fix a triage signature names, for when the log lacks the facts `check` would compute it from.
@@ -424,6 +432,9 @@ struct Knowledge {
   std::vector<PciIdEntry> pci_ids;
   std::vector<RocmRelease> rocm_releases;  ///< oldest first
   std::vector<DriverVersion> driver_versions;
+  /// TheRock's GPU families ("gfx110x-all", lower case as pip names them) → their targets: what a
+  /// rocm-sdk-libraries-<family> package has code for (rocm_releases.yaml `sdk_families`).
+  std::map<std::string, std::vector<std::string>> sdk_families;
   std::vector<RocmInstaller> installers;     ///< rocm_releases.yaml `installers`, in file order
   std::vector<TorchRelease> torch_releases;  ///< oldest first
   std::vector<EnvVariable> env_variables;
@@ -452,6 +463,15 @@ struct Knowledge {
   /// Position of a major.minor release in rocm_releases; nullopt when unknown.
   std::optional<int> rocm_release_index(std::string_view major_minor) const;
   const RocmRelease* rocm_release(std::string_view major_minor) const;
+  /// The targets of a TheRock GPU family ("gfx110X-all", any case; a target name is a family of
+  /// its own); nullopt when unknown.
+  std::optional<std::vector<std::string>> sdk_family(std::string_view family) const;
+  /// The driver row of an AMD GPU Driver release ("31.40", "31.40.1"); nullptr if none.
+  const DriverVersion* driver_package(std::string_view package) const;
+  /// The ROCm major.minor whose HIP a version such as torch.version.hip names ("7.15.26333" →
+  /// "10.0"; "6.2.41134" → "6.2"); nullopt when it is newer than every HIP the rules know or not
+  /// a version.
+  std::optional<std::string> rocm_of_hip(std::string_view hip) const;
   /// The release row of a torch version ("2.6.0", "2.6.0+rocm6.2.4" → 2.6.0); null if unknown.
   const TorchRelease* torch_release(std::string_view version) const;
   /// The newest of AMD's wheel sets with a [device-<target>] extra and, when `python` ("3.12")

@@ -139,8 +139,12 @@ CheckResult arch_unsupported(const CheckContext& context) {
                                       ": ROCm is for that one once amdgpu has it"
                                 : ""));
         if (fix.empty()) {
+          const auto device = judge.rocm_sdk
+                                  ? rocm_sdk_fix(context.knowledge, *judge.environment, effective)
+                                  : std::nullopt;
           fix = hide_it             ? hide_integrated_fixes(context)
                 : parked != nullptr ? after_rebind_fixes(*parked)
+                : device            ? std::vector<Fix>{*device}
                                     : remedy_for(context, gpu, judge.environment);
         }
       } else if (!official) {

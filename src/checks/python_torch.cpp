@@ -399,6 +399,45 @@ CheckResult torch_cpu_wheel(const CheckContext& context) {
   return wrong_build(context, TorchBuild::cpu);
 }
 
+namespace {
+
+/// A TheRock torch beside pip ROCm packages of another release: the problem and the pip line
+/// that brings the release torch was built for.
+std::optional<std::pair<std::string, Fix>> sdk_release_problem(
+    const CheckContext& context, const PythonEnvironment& environment) {
+  const TorchInstall& torch = *environment.torch;
+  const RocmSdk& sdk = *environment.rocm_sdk;
+  const auto built = wheel_rocm(torch, context.knowledge);
+  const auto installed = major_minor(sdk.version);
+  if (!built || !installed || *built == *installed) {
+    return std::nullopt;
+  }
+  std::string problem = fmt::format(
+      "torch {} in {} was built for ROCm {}, but the pip ROCm packages beside it are {} "
+      "(rocm-sdk-core): torch loads them, not /opt/rocm",
+      torch.version, environment.site_dir, *built, sdk.version);
+  const auto set =
+      std::find_if(context.knowledge.amd_wheels.rbegin(), context.knowledge.amd_wheels.rend(),
+                   [&](const AmdWheelSet& wheels) { return wheels.rocm == *built; });
+  if (set == context.knowledge.amd_wheels.rend()) {
+    return std::pair{std::move(problem),
+                     Fix{fmt::format("Install the ROCm {} pip packages (rocm, rocm-sdk-core, "
+                                     "rocm-sdk-libraries and the device packages) from the "
+                                     "index torch came from",
+                                     *built),
+                         "", false, FixKind::manual}};
+  }
+  return std::pair{
+      std::move(problem),
+      Fix{fmt::format("Install the ROCm {} pip packages torch was built for (AMD's index)", *built),
+          fmt::format("{} -m pip install --index-url {} {}", python_of(&environment),
+                      util::shell_word(set->index_url),
+                      util::shell_quote("rocm[libraries]==" + *built + ".*")),
+          false}};
+}
+
+}  // namespace
+
 CheckResult torch_rocm_mismatch(const CheckContext& context) {
   std::vector<std::string> problems;
   std::vector<std::string> evidence;
@@ -413,12 +452,25 @@ CheckResult torch_rocm_mismatch(const CheckContext& context) {
     any = true;
     evidence.push_back(fmt::format("torch {} in {}: {}", torch.version, environment->site_dir,
                                    torch.origin_detail));
+    // TheRock's torch loads the ROCm of the pip packages beside it (rocm-sdk-core), not
+    // /opt/rocm: their release must be the one torch was built for (AMD pins X.Y.*).
+    const RocmSdk* sdk = environment->rocm_sdk ? &*environment->rocm_sdk : nullptr;
+    if (sdk != nullptr) {
+      evidence.push_back(fmt::format("pip ROCm SDK in {}: {}", environment->site_dir,
+                                     util::join(sdk->packages, ", ")));
+      if (auto problem = sdk_release_problem(context, *environment)) {
+        problems.push_back(std::move(problem->first));
+        fix.push_back(std::move(problem->second));
+      }
+    }
     // A +rocm tag pytorch.org never published for this release is not a mispaired pytorch.org
     // wheel but another build (probes/torch_origin.cpp): no pairing claim is made about it.
-    if (!torch.bundles_hip) {
+    if (!torch.bundles_hip && sdk == nullptr) {
       continue;  // it loads the system's ROCm by design (AMD's and distributions' builds)
     }
-    const auto wheel = wheel_rocm_release(torch);
+    const auto wheel = sdk != nullptr ? rocm_release_of(sdk->version)
+                                      : wheel_rocm_release(torch, context.knowledge);
+    const std::string own = sdk != nullptr ? "loads the pip ROCm SDK" : "bundles ROCm";
     for (const auto& dir : context.facts.rocm->ld_library_hip) {
       evidence.push_back(fmt::format("LD_LIBRARY_PATH has libamdhip64 in {} (ROCm {})", dir.dir,
                                      dir.version.value_or("unknown")));
@@ -427,9 +479,9 @@ CheckResult torch_rocm_mismatch(const CheckContext& context) {
         continue;
       }
       problems.push_back(
-          fmt::format("torch {} in {} bundles ROCm {}, but LD_LIBRARY_PATH puts ROCm {}'s "
+          fmt::format("torch {} in {} {} {}, but LD_LIBRARY_PATH puts ROCm {}'s "
                       "HIP runtime ({}) in front of it",
-                      torch.version, environment->site_dir, *wheel, *system, dir.dir));
+                      torch.version, environment->site_dir, own, *wheel, *system, dir.dir));
       if (std::find(shadowing.begin(), shadowing.end(), dir.dir) == shadowing.end()) {
         shadowing.push_back(dir.dir);
       }

@@ -13,6 +13,24 @@ namespace rocdoc::checks {
 
 namespace {
 
+/// ROCm releases installed as pip packages (TheRock), one line each: torch in that environment
+/// loads them, not /opt/rocm.
+std::vector<std::string> pip_rocm_lines(const CheckContext& context) {
+  std::vector<std::string> lines;
+  if (!context.facts.python) {
+    return lines;
+  }
+  for (const auto& environment : context.facts.python->environments) {
+    if (environment.rocm_sdk) {
+      lines.push_back(
+          fmt::format("ROCm {} as pip packages in {} (what Python there loads, not "
+                      "/opt/rocm)",
+                      environment.rocm_sdk->version, environment.site_dir));
+    }
+  }
+  return lines;
+}
+
 std::string os_name(const SystemFacts& system) {
   const auto& os = system.os_release;
   const auto pretty = os.find("PRETTY_NAME");
@@ -92,11 +110,17 @@ CheckResult rocm_not_installed(const CheckContext& context) {
 
 CheckResult rocm_multiple(const CheckContext& context) {
   const RocmFacts& rocm = *context.facts.rocm;
+  const std::vector<std::string> pip = pip_rocm_lines(context);
   if (rocm.installs.empty()) {
+    if (!pip.empty()) {
+      return pass("no ROCm under /opt; " + util::join(pip, "; "), pip);
+    }
     return skip("no ROCm install (see rocm.not-installed)");  // not a pass right under it (N23)
   }
   if (rocm.installs.size() < 2) {
-    return pass("one ROCm install");
+    return pass(pip.empty() ? std::string("one ROCm install")
+                            : "one ROCm install under /opt; " + util::join(pip, "; "),
+                pip);
   }
   struct Pointer {
     std::string what;
@@ -120,6 +144,7 @@ CheckResult rocm_multiple(const CheckContext& context) {
   for (const auto& install : rocm.installs) {
     evidence.push_back(install.path + ": " + install.version.value_or("no .info/version"));
   }
+  evidence.insert(evidence.end(), pip.begin(), pip.end());
   for (const auto& pointer : pointers) {
     evidence.push_back(pointer.what + ": ROCm " + pointer.version);
     versions.insert(major_minor(pointer.version).value_or(pointer.version));

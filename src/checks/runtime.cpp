@@ -596,6 +596,16 @@ CheckResult runtime_smi(const CheckContext& context) {
     result.message +=
         fmt::format("; no libamd_smi either (tried {})", failed_list(runtime.amdsmi->load));
   }
+  const auto rocm = context.facts.rocm ? context.facts.rocm->active_major_minor() : std::nullopt;
+  const RocmRelease* release = rocm ? context.knowledge.rocm_release(*rocm) : nullptr;
+  if (result.status == Status::skip && release != nullptr &&
+      std::find(release->without.begin(), release->without.end(), "rocm-smi") !=
+          release->without.end()) {
+    result.message += fmt::format(
+        "; ROCm {} no longer builds or installs ROCm SMI: its replacement is amd-smi's library "
+        "(libamd_smi)",
+        release->rocm);
+  }
   return result;
 }
 

@@ -47,6 +47,14 @@ std::optional<std::string> bundled_rocm(const std::string& index) {
   return release;
 }
 
+/// A pip requirement as one shell word: in double quotes, as AMD's guides write it (the
+/// brackets of an extra are glob characters), unless a version from the rules holds a
+/// character that double quotes do not keep: then single-quoted.
+std::string requirement_word(const std::string& package, const std::string& version) {
+  const std::string requirement = package + "==" + version;
+  return util::is_shell_safe(version) ? "\"" + requirement + "\"" : util::shell_quote(requirement);
+}
+
 }  // namespace
 
 std::string local_tag(const std::string& version) {
@@ -85,7 +93,7 @@ bool is_other_rocm_build(const TorchInstall& torch) {
          torch.origin != TorchOrigin::pytorch_org_nightly;
 }
 
-std::optional<std::string> wheel_rocm(const TorchInstall& torch) {
+std::optional<std::string> wheel_rocm(const TorchInstall& torch, const Knowledge& knowledge) {
   if (torch.rocm) {
     return major_minor(*torch.rocm);
   }
@@ -94,12 +102,13 @@ std::optional<std::string> wheel_rocm(const TorchInstall& torch) {
     return major_minor(tag.substr(4));
   }
   if (torch.hip) {
-    return major_minor(*torch.hip);
+    return knowledge.rocm_of_hip(*torch.hip);  // from 10.0 HIP is not numbered as ROCm
   }
   return std::nullopt;
 }
 
-std::optional<std::string> wheel_rocm_release(const TorchInstall& torch) {
+std::optional<std::string> wheel_rocm_release(const TorchInstall& torch,
+                                              const Knowledge& knowledge) {
   const std::string tag = local_tag(torch.version);
   if (tag.rfind("rocm", 0) == 0) {
     if (auto release = rocm_release_of(tag.substr(4))) {
@@ -109,7 +118,7 @@ std::optional<std::string> wheel_rocm_release(const TorchInstall& torch) {
   if (torch.rocm) {
     return rocm_release_of(*torch.rocm);
   }
-  return wheel_rocm(torch);
+  return wheel_rocm(torch, knowledge);
 }
 
 std::optional<std::string> rocm_release_of(const std::string& version) {
@@ -188,6 +197,78 @@ std::optional<std::vector<std::string>> nightly_targets(const Knowledge& knowled
 
 }  // namespace
 
+std::optional<Judge> rocm_sdk_judge(const Knowledge& knowledge,
+                                    const PythonEnvironment& environment) {
+  if (!environment.rocm_sdk || !environment.rocm_sdk->libraries) {
+    return std::nullopt;  // no libraries package: nothing with GPU code to measure
+  }
+  const RocmSdk& sdk = *environment.rocm_sdk;
+  Judge judge;
+  judge.environment = &environment;
+  judge.rocm_sdk = true;
+  std::string code;
+  if (sdk.libraries_family) {
+    const auto family = knowledge.sdk_family(*sdk.libraries_family);
+    if (!family) {
+      return std::nullopt;  // a family newer than the rules: no verdict
+    }
+    judge.targets = *family;
+    code = "rocm-sdk-libraries-" + *sdk.libraries_family + ": " + util::join(*family, " ");
+  } else {
+    code = sdk.devices.empty() ? "no rocm-sdk-device-* package"
+                               : "rocm-sdk-device-* for " + util::join(sdk.devices, " ");
+  }
+  for (const auto& device : sdk.devices) {
+    if (std::find(judge.targets.begin(), judge.targets.end(), device) == judge.targets.end()) {
+      judge.targets.push_back(device);
+    }
+  }
+  judge.what =
+      fmt::format("the pip ROCm SDK {} in {} ({})", sdk.version, environment.site_dir, code);
+  if (const auto rocm = major_minor(sdk.version)) {
+    judge.official = official_targets(knowledge, *rocm);
+    judge.official_what = "AMD's support list for ROCm " + *rocm;
+  }
+  return judge;
+}
+
+std::optional<Fix> rocm_sdk_fix(const Knowledge& knowledge, const PythonEnvironment& environment,
+                                const std::string& target) {
+  if (!environment.rocm_sdk) {
+    return std::nullopt;
+  }
+  const RocmSdk& sdk = *environment.rocm_sdk;
+  const std::string python = python_of(&environment);
+  if (sdk.libraries_family) {
+    // One GPU family per package (up to 7.13): AMD's multi-arch build replaces it.
+    const AmdWheelSet* set = knowledge.amd_wheels_for(target, environment.python_version);
+    if (set == nullptr) {
+      return std::nullopt;
+    }
+    return Fix{fmt::format("Replace the {} ROCm packages (no {} code) with AMD's ROCm {} build "
+                           "for {}: one device package per GPU",
+                           *sdk.libraries_family, target, set->rocm, target),
+               fmt::format("{} -m pip uninstall -y rocm-sdk-libraries-{} && {}", python,
+                           util::shell_word(*sdk.libraries_family),
+                           amd_wheel_install_line(*set, target, python)),
+               false};
+  }
+  const auto rocm = major_minor(sdk.version);
+  for (auto it = knowledge.amd_wheels.rbegin(); it != knowledge.amd_wheels.rend(); ++it) {
+    if (rocm && it->rocm == *rocm &&
+        std::find(it->devices.begin(), it->devices.end(), target) != it->devices.end()) {
+      return Fix{fmt::format("Add the {} device package of the pip ROCm SDK {} (AMD's ROCm {} "
+                             "index): without it its libraries have no {} kernels",
+                             target, sdk.version, it->rocm, target),
+                 fmt::format("{} -m pip install --index-url {} {}", python,
+                             util::shell_word(it->index_url),
+                             requirement_word("rocm-sdk-device-" + target, sdk.version)),
+                 false};
+    }
+  }
+  return std::nullopt;
+}
+
 std::vector<Judge> support_judges(const CheckContext& context) {
   std::vector<Judge> judges;
   const Knowledge& knowledge = context.knowledge;
@@ -231,11 +312,19 @@ std::vector<Judge> support_judges(const CheckContext& context) {
       for (auto& target : judge.targets) {
         target = target.substr(0, target.find(':'));  // gfx90a:xnack- → gfx90a
       }
-      if (const auto rocm = wheel_rocm(torch)) {
+      if (const auto rocm = wheel_rocm(torch, knowledge)) {
         judge.official = official_targets(knowledge, *rocm);
         judge.official_what = "AMD's support list for ROCm " + *rocm;
       }
       judges.push_back(std::move(judge));
+    }
+  }
+  if (context.facts.python) {
+    // After the torch judges: a torch without code gets torch's remedy (its own SDK with it).
+    for (const auto& environment : context.facts.python->environments) {
+      if (auto sdk = rocm_sdk_judge(knowledge, environment)) {
+        judges.push_back(std::move(*sdk));
+      }
     }
   }
   if (rocm_torch) {
@@ -321,7 +410,7 @@ const PythonEnvironment* first_rocm_torch(const Facts& facts) {
 /// The ROCm whose libhsakmt will read the variables: a ROCm torch's own, else the system's.
 std::optional<std::string> loaded_rocm(const CheckContext& context) {
   if (const PythonEnvironment* environment = first_rocm_torch(context.facts)) {
-    return wheel_rocm(*environment->torch);
+    return wheel_rocm(*environment->torch, context.knowledge);
   }
   return context.facts.rocm ? context.facts.rocm->active_major_minor() : std::nullopt;
 }
@@ -618,14 +707,6 @@ bool newer_than_rules(const Knowledge& knowledge, const std::string& version) {
 }
 
 namespace {
-
-/// A pip requirement as one shell word: in double quotes, as AMD's guides write it (the
-/// brackets of an extra are glob characters), unless a version from the rules holds a
-/// character that double quotes do not keep: then single-quoted.
-std::string requirement_word(const std::string& package, const std::string& version) {
-  const std::string requirement = package + "==" + version;
-  return util::is_shell_safe(version) ? "\"" + requirement + "\"" : util::shell_quote(requirement);
-}
 
 /// Whether an install line from AMD's index names the set's torch or only its companions.
 enum class AmdPackages { torch_and_companions, companions };

@@ -21,11 +21,13 @@ std::optional<std::string> major_minor(const std::string& version);
 bool is_other_rocm_build(const TorchInstall& torch);
 /// The pytorch.org index a ROCm wheel came from ("rocm6.2.4"); nullopt for other builds.
 std::optional<std::string> wheel_index(const TorchInstall& torch);
-/// The ROCm major.minor a ROCm wheel was built with.
-std::optional<std::string> wheel_rocm(const TorchInstall& torch);
+/// The ROCm major.minor a ROCm wheel was built with: its version.py's rocm, its +rocm tag, else
+/// its torch.version.hip read through the rules' HIP table (HIP 7.15 is ROCm 10.0).
+std::optional<std::string> wheel_rocm(const TorchInstall& torch, const Knowledge& knowledge);
 /// The ROCm release a ROCm torch was built with, patch level included where its tag or its
 /// version.py says it ("rocm6.2.4" → "6.2.4"; pytorch.org's "rocm6.0" is ROCm 6.0.0).
-std::optional<std::string> wheel_rocm_release(const TorchInstall& torch);
+std::optional<std::string> wheel_rocm_release(const TorchInstall& torch,
+                                              const Knowledge& knowledge);
 /// "6.0.1-98" (.info/version) → "6.0.1"; nullopt without major.minor.
 std::optional<std::string> rocm_release_of(const std::string& version);
 /// Two releases are the same build: equal major.minor.patch (a missing patch is 0).
@@ -42,6 +44,7 @@ struct Judge {
   std::vector<std::string> library_gaps;
   std::string bundled_rocm;
   const PythonEnvironment* environment = nullptr;
+  bool rocm_sdk = false;  ///< it is the environment's pip ROCm SDK, not its torch
   /// AMD's official support list for the ROCm release behind it; nullopt when unknown.
   std::optional<std::vector<std::string>> official;
   std::string official_what;  ///< "AMD's ROCm 6.2 support list"
@@ -52,9 +55,19 @@ struct Judge {
 std::optional<std::vector<std::string>> official_targets(const Knowledge& knowledge,
                                                          const std::string& rocm);
 
-/// The judges a GPU is measured against: every ROCm torch found; else the installed ROCm
-/// release; else the newest torch release of the knowledge base.
+/// The judges a GPU is measured against: every ROCm torch found and every pip ROCm SDK (its
+/// libraries family and device packages); else the installed ROCm release; else the newest torch
+/// release of the knowledge base.
 std::vector<Judge> support_judges(const CheckContext& context);
+/// The judge of an environment's pip ROCm SDK: the targets its libraries family and its
+/// rocm-sdk-device-* packages have code for; nullopt when the family is unknown to the rules.
+std::optional<Judge> rocm_sdk_judge(const Knowledge& knowledge,
+                                    const PythonEnvironment& environment);
+/// What gives an environment's pip ROCm SDK code for a target: the target's device package
+/// from AMD's index of a multi-arch SDK's release, or, for a per-family SDK, AMD's multi-arch
+/// build in its place; nullopt when the rules know no AMD index with the target.
+std::optional<Fix> rocm_sdk_fix(const Knowledge& knowledge, const PythonEnvironment& environment,
+                                const std::string& target);
 
 /// HSA_OVERRIDE_GFX_VERSION that applies to this GPU (the per-node form wins) and its name.
 struct OverrideSetting {

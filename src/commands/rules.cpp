@@ -24,8 +24,9 @@ constexpr std::string_view k_lint_exit_codes =
 constexpr std::string_view k_show_exit_codes =
     "Exit codes:\n"
     "  0  the knowledge base knows it; printed\n"
-    "  2  it knows nothing of that name, invalid rules, bad arguments, or the output could not\n"
-    "     be written\n";
+    "  2  it knows nothing of that name (a ROCm, torch or driver version newer than the rules\n"
+    "     included: they say so), invalid rules, bad arguments, or the output could not be\n"
+    "     written\n";
 constexpr std::string_view k_rules_exit_codes =
     "Exit codes: see 'rocdoc rules lint --help' and 'rocdoc rules show --help'.\n";
 
@@ -44,15 +45,32 @@ int run_rules_lint(const RulesOptions& options, std::ostream& out) {
   return 0;
 }
 
+/// A torch version newer than every release of the rules ("2.15", "2.14.2").
+bool torch_newer_than_rules(const Knowledge& knowledge, const std::string& version) {
+  return !knowledge.torch_releases.empty() &&
+         util::version_numbers(version) >
+             util::version_numbers(knowledge.torch_releases.back().torch);
+}
+
 int run_rules_show(const RulesOptions& options, std::ostream& out, std::ostream& err) {
   const Knowledge knowledge = load_rules(options.dir);
   const std::string query = util::join(options.what, " ");
-  const RulesLookup found = lookup_rules(knowledge, query);
+  RulesLookup found = lookup_rules(knowledge, query);
   const bool unknown_torch =
       found.kind == RulesLookup::Kind::torch && torch_releases_named(knowledge, found.text).empty();
-  if (options.json && found.kind != RulesLookup::Kind::none && !unknown_torch) {
+  if (unknown_torch && torch_newer_than_rules(knowledge, found.text)) {
+    found.kind = RulesLookup::Kind::newer;  // one answer for a ROCm, torch or driver too new
+    found.text = "torch " + found.text;
+  }
+  // Exit 2 prints nothing on standard output: a version newer than the rules is said on
+  // standard error, with or without --json.
+  if (options.json && found.kind != RulesLookup::Kind::none &&
+      found.kind != RulesLookup::Kind::newer && !unknown_torch) {
     render_rules_show_json(knowledge, query, found, out);
     return 0;
+  }
+  if (!found.note.empty() && found.kind != RulesLookup::Kind::newer) {
+    out << "(" << util::printable(found.note) << ")\n";
   }
   switch (found.kind) {
     case RulesLookup::Kind::gfx_target:
@@ -91,9 +109,10 @@ int run_rules_show(const RulesOptions& options, std::ostream& out, std::ostream&
       render_driver(knowledge, *found.driver, out);
       return 0;
     case RulesLookup::Kind::newer:
-      out << util::printable(found.text) << " is newer than these rules (revision "
-          << util::printable(knowledge.revision) << "): rocdoc knows nothing about it yet\n";
-      return 0;
+      err << "rocdoc: " << util::printable(found.text) << " is newer than these rules (revision "
+          << util::printable(knowledge.revision) << "): rocdoc knows nothing about it yet"
+          << (found.note.empty() ? "" : "; " + util::printable(found.note)) << "\n";
+      return k_exit_usage;
     case RulesLookup::Kind::none:
       break;
   }
@@ -101,7 +120,8 @@ int run_rules_show(const RulesOptions& options, std::ostream& out, std::ostream&
       << (found.suggestion.empty() ? ""
                                    : "; did you mean " + util::printable(found.suggestion) + "?")
       << " (rules show takes a gfx target, a PCI id, a product name such as \"RX 7900 XTX\", a "
-         "torch version such as 2.6.0+rocm6.2.4, a ROCm or an amdgpu driver version)\n";
+         "torch version such as 2.6.0+rocm6.2.4, a ROCm or HIP version, an amdgpu driver module "
+         "or an AMD GPU Driver release such as 31.40)\n";
   return k_exit_usage;
 }
 
@@ -120,7 +140,7 @@ RegisteredCommand add_rules_options(CLI::App& command, const CLI::App& /*app*/) 
   CLI::App* show =
       rules->add_subcommand("show",
                             "Show what the knowledge base knows: gfx1031, 73df, \"RX 7900 XTX\", "
-                            "2.6.0+rocm6.2.4, torch 2.6, 7.2.1, 6.19.14.31400000");
+                            "2.6.0+rocm6.2.4, torch 2.6, 7.2.1, 31.40, 6.19.14.31400000");
   show->add_option("WHAT", rules_options.what,
                    "gfx target, PCI device id, product name, torch version, ROCm or driver version")
       ->type_name("");

@@ -460,12 +460,23 @@ json facts_to_json(const Facts& facts) {
                  {"hip_libraries", gpu_code_list_json(t.hip_libraries)},
                  {"rocblas_library", gpu_code_json(t.rocblas_library)}};
       }
+      json rocm_sdk = nullptr;
+      if (const auto& sdk = environment.rocm_sdk) {
+        rocm_sdk = {{"version", sdk->version},
+                    {"libraries", sdk->libraries},
+                    {"libraries_family", optional_json(sdk->libraries_family)},
+                    {"devel", sdk->devel},
+                    {"devices", sdk->devices},
+                    {"torch_devices", sdk->torch_devices},
+                    {"packages", sdk->packages}};
+      }
       environments.push_back({{"site_dir", environment.site_dir},
                               {"prefix", environment.prefix},
                               {"found_by", environment.found_by},
                               {"torch", torch},
                               {"packages", packages},
                               {"package_files", package_files},
+                              {"rocm_sdk", rocm_sdk},
                               {"python_version", optional_json(environment.python_version)},
                               {"externally_managed", environment.externally_managed},
                               {"runs_as_python3", environment.runs_as_python3}});

@@ -65,6 +65,7 @@ constexpr std::string_view k_allowed[] = {
     "NCCL_NET_GDR_LEVEL",
     "NCCL_P2P_DISABLE",
     "NCCL_P2P_LEVEL",
+    "NCCL_PROTO",
     "NCCL_SHM_DISABLE",
     "NCCL_SOCKET_IFNAME",
     "NO_COLOR",

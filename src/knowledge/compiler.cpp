@@ -141,8 +141,8 @@ void write(std::ostream& out, const rocdoc::Knowledge& k) {
   for (const auto& t : k.targets) {
     out << "  k.targets.push_back(GfxTarget{.name = " << literal(t.name) << ", .kfd = " << t.kfd
         << "u, .family = " << literal(t.family) << ", .kind = " << kind(t.kind)
-        << ", .products = " << literals(t.products) << ", .source = " << literal(t.source)
-        << ", .rocm = {";
+        << ", .products = " << literals(t.products) << ", .processors = " << literals(t.processors)
+        << ", .source = " << literal(t.source) << ", .rocm = {";
     for (const auto& [release, status] : t.rocm) {
       out << "{" << literal(release) << ", " << literal(status) << "},";
     }
@@ -188,7 +188,8 @@ void write(std::ostream& out, const rocdoc::Knowledge& k) {
           << ", .since = " << literal(os.since) << "},";
     }
     out << "}, .source = " << literal(r.source)
-        << ", .library_targets = " << literals(r.library_targets) << "});\n";
+        << ", .library_targets = " << literals(r.library_targets) << ", .hip = " << literal(r.hip)
+        << ", .without = " << literals(r.without) << "});\n";
   }
   for (const auto& i : k.installers) {
     out << "  k.installers.push_back(RocmInstaller{.os = " << literal(i.os)
@@ -200,7 +201,8 @@ void write(std::ostream& out, const rocdoc::Knowledge& k) {
   }
   for (const auto& d : k.driver_versions) {
     out << "  k.driver_versions.push_back(DriverVersion{.module = " << literal(d.module)
-        << ", .rocm = " << literal(d.rocm) << ", .source = " << literal(d.source) << "});\n";
+        << ", .rocm = " << literal(d.rocm) << ", .source = " << literal(d.source)
+        << ", .package = " << literal(d.package) << "});\n";
   }
   for (const auto& t : k.torch_releases) {
     out << "  k.torch_releases.push_back(TorchRelease{.torch = " << literal(t.torch)
@@ -331,6 +333,9 @@ void write(std::ostream& out, const rocdoc::Knowledge& k) {
       << literals(k.code_cuda_only_paths.match)
       << ", .sources = " << literals(k.code_cuda_only_paths.sources) << "};\n";
   out << "  k.nightly_indexes = " << literals(k.nightly_indexes) << ";\n";
+  for (const auto& [family, targets] : k.sdk_families) {
+    out << "  k.sdk_families[" << literal(family) << "] = " << literals(targets) << ";\n";
+  }
   out << "  k.revision = " << literal(k.revision) << ";\n";
   out << "  return k;\n}\n\n"
       << "std::string_view embedded_knowledge_revision() { return " << literal(k.revision)

@@ -223,6 +223,58 @@ const RocmRelease* Knowledge::rocm_release(std::string_view major_minor) const {
   return index ? &rocm_releases[static_cast<std::size_t>(*index)] : nullptr;
 }
 
+std::optional<std::vector<std::string>> Knowledge::sdk_family(std::string_view family) const {
+  const auto it = sdk_families.find(util::to_lower(family));
+  if (it != sdk_families.end()) {
+    return it->second;
+  }
+  // Every target is a family of its own name: rocm-sdk-libraries-gfx1151.
+  if (const GfxTarget* known = target(util::to_lower(family))) {
+    return std::vector<std::string>{known->name};
+  }
+  return std::nullopt;
+}
+
+const DriverVersion* Knowledge::driver_package(std::string_view package) const {
+  const auto numbers = util::version_numbers(package);
+  if (!numbers || numbers->size() < 2) {
+    return nullptr;
+  }
+  const std::vector<int> major_minor(numbers->begin(), numbers->begin() + 2);
+  const auto it =
+      std::find_if(driver_versions.begin(), driver_versions.end(), [&](const DriverVersion& d) {
+        return !d.package.empty() && util::version_numbers(d.package) == major_minor;
+      });
+  return it == driver_versions.end() ? nullptr : &*it;
+}
+
+std::optional<std::string> Knowledge::rocm_of_hip(std::string_view hip) const {
+  const auto numbers = util::version_numbers(hip.substr(0, hip.find_first_of("-+ ")));
+  if (!numbers || numbers->size() < 2) {
+    return std::nullopt;
+  }
+  const std::vector<int> major_minor(numbers->begin(), numbers->begin() + 2);
+  const std::string text = std::to_string(major_minor[0]) + "." + std::to_string(major_minor[1]);
+  // Up to the newest release numbered as its HIP (7.14), HIP x.y is ROCm x.y (releases older than
+  // the table included); a release with its own HIP number says which. TheRock's 7.9-7.13
+  // previews shipped other HIP numbers (7.11.0a2026… reports 7.2.53150), but their builds carry
+  // a +rocm tag, which is read first.
+  std::optional<std::vector<int>> newest_same;
+  for (const auto& release : rocm_releases) {
+    if (release.hip == text) {
+      return release.rocm;
+    }
+    const auto rocm = util::version_numbers(release.rocm);
+    if (release.hip.empty() && rocm && (!newest_same || *rocm > *newest_same)) {
+      newest_same = rocm;
+    }
+  }
+  if (newest_same && major_minor <= *newest_same) {
+    return text;
+  }
+  return std::nullopt;
+}
+
 const TorchRelease* Knowledge::torch_release(std::string_view version) const {
   version = version.substr(0, version.find('+'));  // local version: 2.6.0+rocm6.2.4
   const auto it = std::find_if(torch_releases.begin(), torch_releases.end(),

@@ -401,6 +401,9 @@ void load_gfx_targets(const RuleReader& reader, Knowledge& knowledge) {
                   : kind == "apu"    ? GpuKind::apu
                                      : GpuKind::radeon;
     target.products = reader.texts(entry, "products");
+    if (entry["processors"]) {
+      target.processors = reader.texts(entry, "processors");
+    }
     target.source = reader.text(entry, "source");
     if (const YAML::Node rocm = entry["rocm"]) {
       reader.require_map(rocm, "\"rocm\"");
@@ -572,15 +575,59 @@ void load_rocm_releases(const RuleReader& reader, Knowledge& knowledge) {
                     "\"library_targets\" needs \"library_targets_source\" (where they were read)");
       }
     }
+    if (entry["hip"]) {
+      release.hip = reader.text(entry, "hip");
+      if (!is_major_minor(release.hip) || release.hip == release.rocm) {
+        reader.fail(entry["hip"],
+                    "\"hip\" is the HIP major.minor where it differs from the "
+                    "ROCm number (\"7.15\" for ROCm 10.0), not " +
+                        quoted(release.hip));
+      }
+      if (reader.optional_text(entry, "hip_source").empty()) {
+        reader.fail(entry["hip"], "\"hip\" needs \"hip_source\" (where the number was read)");
+      }
+    }
+    if (entry["without"]) {
+      release.without = reader.texts(entry, "without");
+      for (const auto& component : release.without) {
+        if (component != "rocm-smi") {
+          reader.fail(entry["without"],
+                      "\"without\" names components rocdoc loads: rocm-smi, "
+                      "not " +
+                          quoted(component));
+        }
+      }
+      if (reader.optional_text(entry, "without_source").empty()) {
+        reader.fail(entry["without"], "\"without\" needs \"without_source\"");
+      }
+    }
     knowledge.rocm_releases.push_back(std::move(release));
   }
   load_installers(reader, knowledge);
+  if (const YAML::Node sdk = reader.root()["sdk_families"]) {
+    reader.require_map(sdk, "\"sdk_families\"");
+    reader.text(sdk, "source");
+    reader.optional_text(sdk, "note");
+    const YAML::Node families = sdk["families"];
+    reader.require_map(families, "\"families\" (family: [targets])");
+    for (const auto& family : families) {
+      const std::string name = family.first.Scalar();
+      knowledge.sdk_families[util::to_lower(name)] =
+          reader.targets(families, name.c_str(), knowledge);
+    }
+  }
   if (!reader.root()["driver_versions"]) {
     return;
   }
   for (const auto& entry : reader.entries("driver_versions", "a driver version")) {
     DriverVersion version{reader.text(entry, "module"), reader.text(entry, "rocm"),
-                          reader.text(entry, "source")};
+                          reader.text(entry, "source"), reader.optional_text(entry, "package")};
+    if (!version.package.empty() && !is_major_minor(version.package)) {
+      reader.fail(entry["package"],
+                  "\"package\" is the AMD GPU Driver release, major.minor such "
+                  "as \"31.40\", not " +
+                      quoted(version.package));
+    }
     if (!knowledge.rocm_release_index(version.rocm)) {
       reader.fail(entry["rocm"],
                   "unknown ROCm release " + bare(version.rocm) + " (not in releases)");

@@ -1,7 +1,10 @@
 #include "src/knowledge/lookup.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 #include "src/util/strings.h"
 
@@ -20,6 +23,10 @@ bool version_like(std::string_view text) {
 /// The product names a PCI entry or a target lists: "A / B / C" and "Phoenix1 (780M / 760M)".
 std::vector<std::string> product_names(std::string_view text) {
   std::vector<std::string> names;
+  if (text.find('/') == std::string_view::npos && text.find('(') != std::string_view::npos) {
+    // One product with a qualifier, "Radeon RX 9050 (4GB)": the whole name is one too.
+    names.emplace_back(text);
+  }
   std::string flat(text);
   std::replace(flat.begin(), flat.end(), '(', '/');
   std::replace(flat.begin(), flat.end(), ')', '/');
@@ -56,6 +63,137 @@ bool product_matches(const std::string& folded_query, const std::string& name) {
           folded_query.compare(folded_query.size() - folded.size(), folded.size(), folded) == 0 &&
           std::isalpha(
               static_cast<unsigned char>(folded_query[folded_query.size() - folded.size() - 1])));
+}
+
+/// What a version number the user has in hand names, by its shape alone.
+enum class NumberKind {
+  rocm,                     ///< "6.3", "7.2.1", "10.1": a ROCm (or, as 7.15, a HIP) version
+  driver_package,           ///< "31.40", "30.10.1": an AMD GPU Driver release (30.x and up)
+  driver_module_with_code,  ///< "6.19.14.31400000": a module version with its release code
+};
+
+NumberKind number_kind(const std::vector<int>& numbers) {
+  // From AMD GPU Driver 31.40 the module version carries the driver's release code as a
+  // fourth part of eight digits (31400000 = 31.40.0); AMD GPU Driver numbers start at 30.10.
+  if (numbers.size() >= 4 && numbers[3] >= 10000000) {
+    return NumberKind::driver_module_with_code;
+  }
+  if (numbers[0] >= 30 && numbers[0] < 100) {
+    return NumberKind::driver_package;
+  }
+  return NumberKind::rocm;
+}
+
+std::string major_minor_of(const std::vector<int>& numbers) {
+  return std::to_string(numbers[0]) + "." + std::to_string(numbers[1]);
+}
+
+bool newer_than(const std::vector<int>& numbers, const std::optional<std::vector<int>>& newest) {
+  return newest && std::vector<int>(numbers.begin(), numbers.begin() + 2) > *newest;
+}
+
+std::optional<std::vector<int>> newest_of(const std::vector<std::string>& versions) {
+  std::optional<std::vector<int>> newest;
+  for (const auto& version : versions) {
+    auto numbers = util::version_numbers(version);
+    if (numbers && numbers->size() >= 2) {
+      numbers->resize(2);
+      if (!newest || *numbers > *newest) {
+        newest = numbers;
+      }
+    }
+  }
+  return newest;
+}
+
+std::optional<std::vector<int>> newest_package(const Knowledge& knowledge) {
+  std::vector<std::string> packages;
+  for (const auto& driver : knowledge.driver_versions) {
+    packages.push_back(driver.package);
+  }
+  return newest_of(packages);
+}
+
+std::optional<std::vector<int>> newest_module(const Knowledge& knowledge) {
+  std::vector<std::string> modules;
+  for (const auto& driver : knowledge.driver_versions) {
+    modules.push_back(driver.module);
+  }
+  return newest_of(modules);
+}
+
+RulesLookup driver_package(const Knowledge& knowledge, const std::string& query,
+                           const std::vector<int>& numbers) {
+  RulesLookup result;
+  if (const DriverVersion* driver = knowledge.driver_package(query)) {
+    result.kind = RulesLookup::Kind::driver;
+    result.driver = driver;
+  } else if (newer_than(numbers, newest_package(knowledge))) {
+    result.kind = RulesLookup::Kind::newer;
+    result.text = "AMD GPU Driver " + query;
+  }
+  return result;
+}
+
+/// "7.2.0.32000000": a driver module, never ROCm 7.2; known by its first three parts, else by
+/// its release code (32000000 = AMD GPU Driver 32.0).
+RulesLookup driver_module_with_code(const Knowledge& knowledge, const std::string& query,
+                                    const std::vector<int>& numbers) {
+  RulesLookup result;
+  const std::string module = fmt::format("{}.{}.{}", numbers[0], numbers[1], numbers[2]);
+  if (const DriverVersion* driver = knowledge.driver_version(module)) {
+    result.kind = RulesLookup::Kind::driver;
+    result.driver = driver;
+    return result;
+  }
+  const int code = numbers[3];
+  const std::vector<int> package{code / 1000000, code / 10000 % 100};
+  if (newer_than(package, newest_package(knowledge))) {
+    result.kind = RulesLookup::Kind::newer;
+    result.text = fmt::format("amdgpu driver module {} (AMD GPU Driver {}.{})", query, package[0],
+                              package[1]);
+  }
+  return result;
+}
+
+/// A ROCm release, or a HIP version: from ROCm 10.0 HIP is not numbered as ROCm (HIP 7.15 is
+/// ROCm 10.0's), so 7.15 names ROCm 10.0 and 7.17 a HIP newer than the rules.
+RulesLookup rocm_or_hip(const Knowledge& knowledge, const std::string& query,
+                        const std::vector<int>& numbers) {
+  RulesLookup result;
+  const std::string major_minor = major_minor_of(numbers);
+  if (const RocmRelease* release = knowledge.rocm_release(major_minor)) {
+    result.kind = RulesLookup::Kind::rocm;
+    result.rocm = release;
+    return result;
+  }
+  if (const auto rocm = knowledge.rocm_of_hip(major_minor); rocm && *rocm != major_minor) {
+    result.kind = RulesLookup::Kind::rocm;
+    result.rocm = knowledge.rocm_release(*rocm);
+    result.note = fmt::format(
+        "{} is no ROCm release; HIP {} is ROCm {}'s (from ROCm 10.0 HIP is "
+        "not numbered as ROCm)",
+        query, major_minor, *rocm);
+    return result;
+  }
+  std::vector<std::string> rocm_numbers;
+  std::vector<std::string> hip_numbers;
+  for (const auto& release : knowledge.rocm_releases) {
+    rocm_numbers.push_back(release.rocm);
+    hip_numbers.push_back(release.hip.empty() ? release.rocm : release.hip);
+  }
+  const auto newest_rocm = newest_of(rocm_numbers);
+  const auto newest_hip = newest_of(hip_numbers);
+  if (newer_than(numbers, newest_rocm)) {
+    result.kind = RulesLookup::Kind::newer;
+    result.text = "ROCm " + query;
+  } else if (newest_hip && newer_than(numbers, newest_hip) && numbers[0] == (*newest_hip)[0]) {
+    // 7.17: between the last ROCm numbered as its HIP (7.14) and 10.0, only HIP numbers live.
+    result.kind = RulesLookup::Kind::newer;
+    result.text = "HIP " + query;
+    result.note = fmt::format("{} is no ROCm release (ROCm went from 7.14 to 10.0)", query);
+  }
+  return result;
 }
 
 }  // namespace
@@ -127,30 +265,34 @@ RulesLookup lookup_rules(const Knowledge& knowledge, std::string_view raw) {
       result.text = query;
       return result;
     }
-    if (!rocm_asked) {
-      if (const DriverVersion* driver = knowledge.driver_version(q)) {
-        result.kind = RulesLookup::Kind::driver;
-        result.driver = driver;
-        return result;
-      }
-    }
     const auto numbers = util::version_numbers(q.substr(0, q.find('-')));
     if (numbers && numbers->size() >= 2) {
-      const std::string major_minor =
-          std::to_string((*numbers)[0]) + "." + std::to_string((*numbers)[1]);
-      if (const RocmRelease* release = knowledge.rocm_release(major_minor);
-          release && !driver_asked) {
-        result.kind = RulesLookup::Kind::rocm;
-        result.rocm = release;
-        return result;
+      const NumberKind kind = rocm_asked ? NumberKind::rocm : number_kind(*numbers);
+      if (kind == NumberKind::driver_module_with_code) {
+        return driver_module_with_code(knowledge, query, *numbers);
       }
-      const auto newest_rocm = knowledge.rocm_releases.empty()
-                                   ? std::nullopt
-                                   : util::version_numbers(knowledge.rocm_releases.back().rocm);
-      if (newest_rocm && std::vector<int>(numbers->begin(), numbers->begin() + 2) > *newest_rocm) {
+      if (kind == NumberKind::driver_package) {
+        return driver_package(knowledge, query, *numbers);
+      }
+      if (!rocm_asked) {
+        if (const DriverVersion* driver = knowledge.driver_version(q)) {
+          result.kind = RulesLookup::Kind::driver;
+          result.driver = driver;
+          if (!driver_asked && knowledge.rocm_release(major_minor_of(*numbers)) != nullptr) {
+            result.note = fmt::format(
+                "{} is read as an amdgpu driver module; as a ROCm {} point release ask "
+                "'rules show rocm {}'",
+                query, major_minor_of(*numbers), query);
+          }
+          return result;
+        }
+      }
+      if (!driver_asked) {
+        return rocm_or_hip(knowledge, query, *numbers);
+      }
+      if (newer_than(*numbers, newest_module(knowledge))) {
         result.kind = RulesLookup::Kind::newer;
-        result.text = (driver_asked ? "amdgpu driver " : "ROCm ") + query;
-        return result;
+        result.text = "amdgpu driver " + query;
       }
     }
     return result;
@@ -159,10 +301,12 @@ RulesLookup lookup_rules(const Knowledge& knowledge, std::string_view raw) {
   const std::string folded = fold_product_name(query);
   if (folded.size() >= 3) {
     for (const auto& target : knowledge.targets) {
-      for (const auto& product : target.products) {
-        for (const auto& name : product_names(product)) {
-          if (product_matches(folded, name)) {
-            add_unique(result.targets, &target);
+      for (const auto* names : {&target.products, &target.processors}) {
+        for (const auto& product : *names) {
+          for (const auto& name : product_names(product)) {
+            if (product_matches(folded, name)) {
+              add_unique(result.targets, &target);
+            }
           }
         }
       }

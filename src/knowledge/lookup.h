@@ -16,6 +16,7 @@ struct RulesLookup {
   std::vector<const GfxTarget*> targets;   ///< gfx_target, or the targets of product matches
   std::vector<const PciIdEntry*> pci_ids;  ///< pci_id, or the PCI ids of product matches
   std::string text;                        ///< the torch version, or what is newer
+  std::string note;                        ///< how the query was read when it could name two things
   const RocmRelease* rocm = nullptr;
   const DriverVersion* driver = nullptr;
   std::string suggestion;  ///< with none: the nearest gfx target name

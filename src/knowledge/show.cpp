@@ -102,6 +102,9 @@ void render_target(const Knowledge& knowledge, const GfxTarget& target, std::ost
   if (!target.products.empty()) {
     put_line(out, "  products: " + util::join(target.products, ", "));
   }
+  if (!target.processors.empty()) {
+    put_line(out, "  in processors: " + util::join(target.processors, ", "));
+  }
   std::vector<std::string> support;
   for (const auto& release : knowledge.rocm_releases) {
     const auto it = target.rocm.find(release.rocm);
@@ -218,6 +221,11 @@ void render_pci_id(const Knowledge& knowledge, const PciIdEntry& entry, std::ost
 void render_rocm_release(const Knowledge& knowledge, const RocmRelease& release,
                          std::ostream& out) {
   put_line(out, "ROCm " + release.rocm);
+  put_line(out, "  HIP version: " +
+                    (release.hip.empty() ? release.rocm : release.hip + " (not the ROCm number)"));
+  if (!release.without.empty()) {
+    put_line(out, "  no longer built or installed: " + util::join(release.without, ", "));
+  }
   std::vector<std::string> systems;
   for (const auto& os : release.os) {
     systems.push_back(os.id + " " + util::join(os.versions, ", "));
@@ -271,7 +279,9 @@ void render_rocm_release(const Knowledge& knowledge, const RocmRelease& release,
 
 void render_driver(const Knowledge& knowledge, const DriverVersion& driver, std::ostream& out) {
   put_line(out,
-           fmt::format("amdgpu DKMS module {}: ships with ROCm {}", driver.module, driver.rocm));
+           fmt::format("amdgpu DKMS module {}{}: ships with ROCm {}", driver.module,
+                       driver.package.empty() ? "" : " (AMD GPU Driver " + driver.package + ")",
+                       driver.rocm));
   put_line(out, "  source: " + driver.source);
   if (const RocmRelease* release = knowledge.rocm_release(driver.rocm)) {
     render_rocm_release(knowledge, *release, out);

@@ -95,6 +95,7 @@ json target_json(const Knowledge& knowledge, const GfxTarget& target) {
           {"family", target.family},
           {"kind", kind_word(target.kind)},
           {"products", target.products},
+          {"processors", target.processors},
           {"generic", target.generic.empty() ? json(nullptr) : json(target.generic)},
           {"rocm", rocm},
           {"torch_wheels", wheels},
@@ -153,6 +154,8 @@ json rocm_json(const Knowledge& knowledge, const RocmRelease& release) {
           {"os", os},
           {"targets", targets},
           {"library_targets", release.library_targets},
+          {"hip", release.hip.empty() ? release.rocm : release.hip},
+          {"without", release.without},
           {"source", release.source}};
 }
 
@@ -193,11 +196,15 @@ void render_rules_show_json(const Knowledge& knowledge, std::string_view query,
       {"torch_releases", torch},
       {"rocm_release", found.rocm != nullptr ? rocm_json(knowledge, *found.rocm) : json(nullptr)},
       {"driver", found.driver != nullptr ? json{{"module", found.driver->module},
+                                                {"package", found.driver->package.empty()
+                                                                ? json(nullptr)
+                                                                : json(found.driver->package)},
                                                 {"rocm", found.driver->rocm},
                                                 {"source", found.driver->source}}
                                          : json(nullptr)},
       {"torch_version", torch_version},
       {"newer", found.kind == RulesLookup::Kind::newer ? json(found.text) : json(nullptr)},
+      {"note", found.note.empty() ? json(nullptr) : json(found.note)},
   };
   out << document.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
 }

@@ -262,6 +262,15 @@ std::string describe_environment(const PythonEnvironment& env, const Page& page,
   } else {
     parts.push_back("no torch");
   }
+  if (const auto& sdk = env.rocm_sdk) {
+    // AMD's ROCm as pip packages: its release and which GPUs its libraries carry code for.
+    const std::string code =
+        sdk->libraries_family ? "libraries " + page.clean(*sdk->libraries_family)
+        : !sdk->devices.empty()
+            ? "devices " + page.clean(util::join(sdk->devices, " "))
+            : std::string(sdk->libraries ? "no device package" : "no libraries package");
+    parts.push_back("pip ROCm " + page.clean(sdk->version) + " (" + code + ")");
+  }
   return joined(parts, page);
 }
 

@@ -179,6 +179,14 @@ void render_python(const Report& report, std::ostream& out) {
     } else {
       line += " · no torch";
     }
+    if (const auto& sdk = env.rocm_sdk) {
+      line += " · pip ROCm " + md::code(sdk->version);
+      if (sdk->libraries_family) {
+        line += " (libraries " + md::code(*sdk->libraries_family) + ")";
+      } else if (!sdk->devices.empty()) {
+        line += " (devices " + md::text(util::join(sdk->devices, " ")) + ")";
+      }
+    }
     out << line << "\n";
   }
 }

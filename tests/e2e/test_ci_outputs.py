@@ -305,12 +305,19 @@ with tempfile.TemporaryDirectory() as empty:
 RULES_SHOW_SCHEMA = os.path.join(SOURCE_DIR, "docs", "rules-show.schema.json")
 for query, kind in ((["gfx1031"], "gfx_target"), (["73df"], "pci_id"), (["Ryzen AI MAX+ 395"], "product"),
                     (["torch==2.7.1"], "torch"), (["2.12.0+cu130"], "torch_version"), (["7.2.1"], "rocm"),
-                    (["6.19.14.31400000"], "driver"), (["11.0"], "newer")):
+                    (["6.19.14.31400000"], "driver"), (["31.40"], "driver"), (["7.15"], "rocm")):
     proc = run(binary, "rules", "show", *query, "--json")
     document = json.loads(proc.stdout) if proc.returncode == 0 else {}
     problem = validate(document, RULES_SHOW_SCHEMA) if document else "no JSON"
     results.check(problem is None and document.get("kind") == kind,
                   f"rules show {query} --json: kind {document.get('kind')}, schema: {problem}")
+# A version newer than the rules: exit 2, nothing on standard output, one line on standard error.
+proc = run(binary, "rules", "show", "11.0", "--json")
+results.check(proc.returncode == 2 and proc.stdout == "" and "newer than these rules" in proc.stderr,
+              f"rules show 11.0 --json: exit 2, said on stderr ({proc.returncode}, {proc.stderr!r})")
+hip = json.loads(run(binary, "rules", "show", "7.15", "--json").stdout)
+results.check(hip["rocm_release"]["rocm"] == "10.0" and hip["rocm_release"]["hip"] == "7.15"
+              and "HIP 7.15 is ROCm 10.0's" in hip["note"], f"rules show 7.15 --json: {hip}")
 gfx1031 = json.loads(run(binary, "rules", "show", "gfx1031", "--json").stdout)["targets"][0]
 results.check(gfx1031["torch_wheels"] == [] and gfx1031["amd_wheels"] and gfx1031["override"]["value"] == "10.3.0",
               f"rules show gfx1031 --json: AMD's builds and the override: {gfx1031}")

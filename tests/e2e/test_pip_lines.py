@@ -14,7 +14,10 @@ For every fixture, each fix command with `pip install` is resolved against the k
 - AMD's lines (`--index-url <AMD index> "torch[device-gfxN]==V" …`): the wheel set exists, has
   that device extra and wheels for the Python;
 - AMD's companions lines (`--index-url <AMD index> "torchvision[device-gfxN]==V" "torchaudio==W"`,
-  put beside the torch of that index): V and W are the set's, the extra is one of the set's.
+  put beside the torch of that index): V and W are the set's, the extra is one of the set's;
+- AMD's ROCm pip packages (`--index-url <AMD index> "rocm-sdk-device-gfxN==V"` or
+  `'rocm[libraries]==X.Y.*'`): that index has a set of that ROCm release (with the device).
+A `pip uninstall … && pip install …` line is resolved by its install.
 
 A line whose interpreter is a new virtual environment (`~/rocm-venv/bin/python`) is resolved
 for the Python that created it: the `python3`/`pythonN.M -m venv` step before it. A line whose
@@ -41,7 +44,9 @@ with open(os.path.join(SOURCE_DIR, "rules", "torch.yaml"), encoding="utf-8") as 
 with open(os.path.join(SOURCE_DIR, "rules", "rocm_releases.yaml"), encoding="utf-8") as f:
     RELEASES_YAML = yaml.safe_load(f)
 RELEASES = {r["torch"]: r for r in TORCH["releases"]}
-AMD_SETS = {s["index_url"]: s for s in TORCH.get("amd_wheels", [])}
+AMD_SETS = {}  # AMD's index URL -> its wheel sets (one per build: 7.14.0, a 7.14.1 rebuild, ...)
+for _set in TORCH.get("amd_wheels", []):
+    AMD_SETS.setdefault(_set["index_url"], []).append(_set)
 PYTORCH_INDEX = "https://download.pytorch.org/whl/"
 
 
@@ -90,18 +95,32 @@ def gpu_targets(report):
             if gpu.get("gfx_target")}
 
 
-def resolve_companions(pinned, wheel_set, line, where):
-    """torchvision and torchaudio alone from AMD's index: the versions of the set that serves
-    the torch beside them, torchvision with a device extra of that set."""
+def resolve_companions(pinned, wheel_sets, line, where):
+    """torchvision and torchaudio alone from AMD's index: the versions of one set of that index
+    (the set that serves the torch beside them), torchvision with a device extra of that set."""
     results.check("torchvision" in pinned and "torchaudio" in pinned,
                   f"{where}: a companions line names torchvision and torchaudio: {line}")
     extra, version = pinned.get("torchvision", (None, None))
-    results.check(version == wheel_set["torchvision"], f"{where}: torchvision is the set's: {line}")
-    results.check(pinned.get("torchaudio", (None, None))[1] == wheel_set["torchaudio"],
-                  f"{where}: torchaudio is the set's: {line}")
+    audio = pinned.get("torchaudio", (None, None))[1]
+    matching = [s for s in wheel_sets if s["torchvision"] == version and s["torchaudio"] == audio]
+    results.check(bool(matching), f"{where}: torchvision and torchaudio are one set's: {line}")
     device = (extra or "").strip("[]")
-    results.check(device.startswith("device-") and device[7:] in wheel_set["devices"],
+    results.check(any(device.startswith("device-") and device[7:] in s["devices"] for s in matching),
                   f"{where}: the set has the extra {device}: {line}")
+
+
+def resolve_rocm_packages(pinned, wheel_sets, line, where):
+    """AMD's ROCm pip packages from its index: a rocm-sdk-device-<target>==V of a set of that
+    release with the target, or rocm[libraries]==X.Y.* of a release the index serves."""
+    for name, (_, version) in pinned.items():
+        if name.startswith("rocm-sdk-device-"):
+            release = ".".join(version.split(".")[:2])
+            results.check(any(s["rocm"] == release and name[16:] in s["devices"] for s in wheel_sets),
+                          f"{where}: AMD's ROCm {release} index has {name}: {line}")
+        elif name == "rocm":
+            release = version.rstrip(".*")
+            results.check(any(s["rocm"] == release for s in wheel_sets),
+                          f"{where}: the index serves ROCm {release}: {line}")
 
 
 def resolve(line, python, targets, where):
@@ -109,7 +128,10 @@ def resolve(line, python, targets, where):
     index = words[words.index("--index-url") + 1] if "--index-url" in words else None
     pinned = pins(words)
     if index in AMD_SETS and "torch" not in pinned:
-        resolve_companions(pinned, AMD_SETS[index], line, where)
+        if any(name == "rocm" or name.startswith("rocm-sdk-") for name in pinned):
+            resolve_rocm_packages(pinned, AMD_SETS[index], line, where)
+        else:
+            resolve_companions(pinned, AMD_SETS[index], line, where)
         return
     if index is None or "torch" not in pinned:
         results.check(False, f"{where}: a pip line names torch and its index: {line}")
@@ -134,11 +156,14 @@ def resolve(line, python, targets, where):
         results.check(not targets or bool(targets & wheel_targets),
                       f"{where}: torch {version} on {name} has code for {sorted(targets)}: {line}")
         return
-    wheel_set = AMD_SETS.get(index)
-    results.check(wheel_set is not None, f"{where}: AMD index {index} is in rules/torch.yaml")
+    wheel_sets = AMD_SETS.get(index)
+    results.check(wheel_sets is not None, f"{where}: AMD index {index} is in rules/torch.yaml")
+    if wheel_sets is None:
+        return
+    wheel_set = next((s for s in wheel_sets if s["torch"] == version), None)
+    results.check(wheel_set is not None, f"{where}: torch {version} is one of the index's sets")
     if wheel_set is None:
         return
-    results.check(version == wheel_set["torch"], f"{where}: torch {version} is the set's")
     device = (extra or "").strip("[]")
     results.check(device.startswith("device-") and device[7:] in wheel_set["devices"],
                   f"{where}: the set has the extra {device}")
@@ -212,18 +237,21 @@ def check_fixture(name):
                 interpreter = made.group(1)
                 venv_python = (made.group(2), versions.get(interpreter) or
                                (interpreter[6:] if interpreter.startswith("python3.") else None))
-            # An install from an index (a source build's `pip install -e .` installs no wheel).
-            if "pip install" not in command or "uninstall" in command or \
-                    not re.search(r"\btorch(vision|audio)?(\[[^\]]*\])?==", command):
-                continue
-            interpreter = shlex.split(command)[0]
-            python = versions.get(interpreter)
-            if venv_python and interpreter.startswith(venv_python[0] + "/bin/"):
-                python = venv_python[1]
-            # An override's pip line installs a torch for the target the override reports.
-            with_override = check["id"].startswith("arch.override")
-            resolve(command, python, set() if with_override else targets, f"{name} {check['id']}")
-            resolved += 1
+            # Each install from an index (a source build's `pip install -e .` installs no wheel;
+            # `pip uninstall -y X && pip install …` installs with its second part).
+            for part in re.split(r"\s*&&\s*", command):
+                if "pip install" not in part or not re.search(
+                        r"(?<![\w-])(torch(vision|audio)?|rocm|rocm-sdk-device-[a-z0-9]+)"
+                        r"(\[[^\]]*\])?==", part):
+                    continue
+                interpreter = shlex.split(part)[0]
+                python = versions.get(interpreter)
+                if venv_python and interpreter.startswith(venv_python[0] + "/bin/"):
+                    python = venv_python[1]
+                # An override's pip line installs a torch for the target the override reports.
+                with_override = check["id"].startswith("arch.override")
+                resolve(part, python, set() if with_override else targets, f"{name} {check['id']}")
+                resolved += 1
     return resolved
 
 

@@ -181,14 +181,16 @@ TEST_CASE("a DKMS driver four releases from the user space is flagged", "[checks
 
 TEST_CASE("gfx1031 gets AMD's per-target wheel, then the 10.3.0 override said to be unofficial",
           "[checks][arch]") {
+  // AMD's 10.x stable sets list only the targets AMD supports (the safe choice, kb-audit W3):
+  // gfx1031 gets the newest 7.14 build, the 7.14.1 rebuild.
   const CheckResult r = result_of("rx6700xt-no-override", "arch.unsupported");
   CHECK(r.status == Status::fail);
   CHECK(
       commands(r) ==
       std::vector<std::string>{
           "'/home/alice/venv/bin/python3' -m pip install --index-url "
-          "https://stable.repo.amd.com/rocm/whl-next/ \"torch[device-gfx1031]==2.13.0+rocm10.0.0\" "
-          "\"torchvision[device-gfx1031]==0.28.0+rocm10.0.0\" \"torchaudio==2.11.0.2+rocm10.0.0\"",
+          "https://repo.amd.com/rocm/whl-multi-arch/ \"torch[device-gfx1031]==2.12.0+rocm7.14.1\" "
+          "\"torchvision[device-gfx1031]==0.27.0+rocm7.14.1\" \"torchaudio==2.11.0+rocm7.14.1\"",
           "export HSA_OVERRIDE_GFX_VERSION=10.3.0"});
   CHECK(r.fix.back().description.find("unofficial") != std::string::npos);
   CHECK(result_of("rx6700xt-override-10-3-0", "arch.unsupported").status == Status::pass);
@@ -277,10 +279,41 @@ TEST_CASE("a wheel whose bundled rocBLAS lacks the target is not code for it", "
       commands(krackan) ==
       std::vector<std::string>{
           "'/home/alice/venv/bin/python3' -m pip install --index-url "
-          "https://stable.repo.amd.com/rocm/whl-next/ \"torch[device-gfx1153]==2.13.0+rocm10.0.0\" "
-          "\"torchvision[device-gfx1153]==0.28.0+rocm10.0.0\" "
-          "\"torchaudio==2.11.0.2+rocm10.0.0\""});
+          "https://stable.repo.amd.com/rocm/whl-next/ \"torch[device-gfx1153]==2.14.0+rocm10.1.0\" "
+          "\"torchvision[device-gfx1153]==0.29.0a0+rocm10.1.0\" "
+          "\"torchaudio==2.11.0.3+rocm10.1.0\""});
   CHECK_THAT(krackan.message, Catch::Matchers::Contains("gfx1153"));
+  // Its pip ROCm 7.14.1 has no device package at all: no gfx1153 code there either.
+  CHECK_THAT(krackan.message,
+             Catch::Matchers::Contains("in the pip ROCm SDK 7.14.1 in /home/alice/venv/lib/"));
+}
+
+TEST_CASE("pip ROCm packages are judged by their family and device packages", "[checks][arch]") {
+  // ROCm/TheRock#2249: gfx110X-dgpu's libraries on a Radeon 780M (gfx1103).
+  const CheckResult wrong = result_of("apu-780m-therock-wrong-family", "arch.unsupported");
+  CHECK(wrong.status == Status::fail);
+  CHECK_THAT(wrong.message,
+             Catch::Matchers::StartsWith(
+                 "no code for gfx1103 (Phoenix1 iGPU (Radeon 780M Graphics)) in the pip ROCm SDK "
+                 "7.13.0 in "
+                 "/home/alice/venv/lib/python3.10/site-packages (rocm-sdk-libraries-gfx110x-dgpu: "
+                 "gfx1100 gfx1101 gfx1102)"));
+  CHECK(
+      commands(wrong) ==
+      std::vector<std::string>{
+          "'/home/alice/venv/bin/python3' -m pip uninstall -y rocm-sdk-libraries-gfx110x-dgpu "
+          "&& '/home/alice/venv/bin/python3' -m pip install --index-url "
+          "https://stable.repo.amd.com/rocm/whl-next/ \"torch[device-gfx1103]==2.14.0+rocm10.1.0\" "
+          "\"torchvision[device-gfx1103]==0.29.0a0+rocm10.1.0\" "
+          "\"torchaudio==2.11.0.3+rocm10.1.0\""});
+  // The pip ROCm is told apart from /opt/rocm.
+  const CheckResult multiple = result_of("apu-780m-therock-wrong-family", "rocm.multiple");
+  CHECK(multiple.status == Status::pass);
+  CHECK(multiple.message ==
+        "one ROCm install under /opt; ROCm 7.13.0 as pip packages in "
+        "/home/alice/venv/lib/python3.10/site-packages (what Python there loads, not /opt/rocm)");
+  // A family that has the GPU: code (TheRock's nightly for gfx1151 has rocm-sdk-libraries-gfx1151).
+  CHECK(result_of("therock-nightly-gfx1151", "arch.unsupported").status == Status::pass);
 }
 
 TEST_CASE("a torch newer than the rules is said, never downgraded", "[checks][torch]") {
@@ -803,10 +836,10 @@ TEST_CASE("values from a --rules directory are quoted in commands", "[checks][ru
   const SnapshotHost gfx1031(std::string(ROCDOC_FIXTURES_DIR) + "/rx6700xt-no-override");
   CHECK(commands(result(run_report(gfx1031, rules, {}), "arch.unsupported")) ==
         Commands{"'/home/alice/venv/bin/python3' -m pip install --index-url "
-                 "https://stable.repo.amd.com/rocm/whl-next/ "
-                 "'torch[device-gfx1031]==2.13.0+rocm10.0.0\"$(reboot)\"' "
-                 "\"torchvision[device-gfx1031]==0.28.0+rocm10.0.0\" "
-                 "\"torchaudio==2.11.0.2+rocm10.0.0\"",
+                 "https://repo.amd.com/rocm/whl-multi-arch/ "
+                 "'torch[device-gfx1031]==2.12.0+rocm7.14.1\"$(reboot)\"' "
+                 "\"torchvision[device-gfx1031]==0.27.0+rocm7.14.1\" "
+                 "\"torchaudio==2.11.0+rocm7.14.1\"",
                  "export HSA_OVERRIDE_GFX_VERSION='10.3.0;reboot'"});
 }
 

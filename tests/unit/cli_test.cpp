@@ -121,7 +121,7 @@ TEST_CASE("list-checks, --version and --help exit 0", "[cli]") {
                                       std::string(k_build_commit) + ", rules revision " +
                                       rocdoc::embedded_knowledge_data().revision + ")\n");
   CHECK(std::string(k_build_commit) != "");
-  CHECK(rocdoc::embedded_knowledge_data().revision == "2026-11-26");
+  CHECK(rocdoc::embedded_knowledge_data().revision == "2026-12-07");
   const Run help = cli({"check", "--help"});
   CHECK(help.code == 0);
   CHECK(help.out.find("--fail-on") != std::string::npos);
@@ -182,7 +182,7 @@ TEST_CASE("rules lint validates a directory: rules show prints what the base kno
   // Issue 22, N27: AMD's per-target build, the pip spelling, and what a CUDA build is.
   CHECK_THAT(
       cli({"rules", "show", "gfx1031"}).out,
-      Catch::Matchers::Contains("AMD's torch[device-gfx1031] build: torch 2.13.0+rocm10.0.0"));
+      Catch::Matchers::Contains("AMD's torch[device-gfx1031] build: torch 2.12.0+rocm7.14.1"));
   CHECK(cli({"rules", "show", "torch==2.7.1"}).out == cli({"rules", "show", "torch", "2.7.1"}).out);
   CHECK_THAT(cli({"rules", "show", "2.12.0+cu130"}).out,
              Catch::Matchers::Contains("a CUDA build: it cannot use an AMD GPU"));
@@ -219,11 +219,112 @@ TEST_CASE("rules show takes what users have in hand", "[cli][rules]") {
   CHECK_THAT(cli({"rules", "show", "7.2.1"}).out, StartsWith("ROCm 7.2\n"));
   CHECK_THAT(cli({"rules", "show", "rocm", "10.1"}).out, StartsWith("ROCm 10.1\n"));
   CHECK_THAT(cli({"rules", "show", "6.19.14.31400000"}).out,
-             StartsWith("amdgpu DKMS module 6.19.14: ships with ROCm 7.14"));
-  CHECK_THAT(cli({"rules", "show", "11.0"}).out, Contains("newer than these rules (revision"));
+             StartsWith("amdgpu DKMS module 6.19.14 (AMD GPU Driver 31.40): ships with ROCm 7.14"));
   const Run unknown = cli({"rules", "show", "Voodoo 5"});
   CHECK(unknown.code == 2);
   CHECK_THAT(unknown.err, Contains("knows nothing called 'Voodoo 5'"));
+}
+
+TEST_CASE("rules show says 'newer than these rules' alike for ROCm, torch, driver and HIP",
+          "[cli][rules]") {
+  const auto newer = [](const std::string& what) {
+    return "rocdoc: " + what + " is newer than these rules (revision 2026-12-07): rocdoc knows " +
+           "nothing about it yet";
+  };
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"rules", "show", "10.2"}, newer("ROCm 10.2") + "\n"},
+      {{"rules", "show", "rocm", "12.0"}, newer("ROCm 12.0") + "\n"},
+      {{"rules", "show", "torch", "2.15"}, newer("torch 2.15") + "\n"},
+      {{"rules", "show", "2.15.0"}, newer("torch 2.15.0") + "\n"},
+      // AMD GPU Driver releases (30.x, 31.x) are not ROCm versions.
+      {{"rules", "show", "31.60"}, newer("AMD GPU Driver 31.60") + "\n"},
+      // A module with its release code is a driver, never ROCm 7.2.
+      {{"rules", "show", "7.2.0.32000000"},
+       newer("amdgpu driver module 7.2.0.32000000 (AMD GPU Driver 32.0)") + "\n"},
+      // HIP 7.17 (ROCm 10.2 previews): between 7.14 and 10.0 only HIP numbers live.
+      {{"rules", "show", "7.17"},
+       newer("HIP 7.17") + "; 7.17 is no ROCm release (ROCm went from 7.14 to 10.0)\n"},
+  };
+  for (const auto& [args, err] : cases) {
+    INFO(args.back());
+    const Run run = cli(args);
+    CHECK(run.code == 2);
+    CHECK(run.out.empty());
+    CHECK(run.err == err);
+  }
+  const Run json = cli({"rules", "show", "--json", "31.60"});
+  CHECK(json.code == 2);
+  CHECK(json.out.empty());  // exit 2 prints nothing on standard output
+  CHECK(json.err == newer("AMD GPU Driver 31.60") + "\n");
+  // Older than the rules: not "newer", still exit 2.
+  const Run old = cli({"rules", "show", "torch", "1.13"});
+  CHECK(old.code == 2);
+  CHECK(old.err.find("no torch release 1.13") != std::string::npos);
+}
+
+TEST_CASE("rules show reads driver releases and HIP numbers for what they are", "[cli][rules]") {
+  using Catch::Matchers::Contains;
+  using Catch::Matchers::StartsWith;
+  const Run package = cli({"rules", "show", "31.40"});
+  CHECK(package.code == 0);
+  CHECK_THAT(package.out,
+             StartsWith("amdgpu DKMS module 6.19.14 (AMD GPU Driver 31.40): ships with ROCm 7.14"));
+  CHECK_THAT(cli({"rules", "show", "31.50.0"}).out,
+             StartsWith("amdgpu DKMS module 7.1.3 (AMD GPU Driver 31.50): ships with ROCm 10.0"));
+  // 7.1.3 is ROCm 10.0's driver module and would be a ROCm 7.1 point release: both said.
+  const Run module = cli({"rules", "show", "7.1.3"});
+  CHECK_THAT(module.out, StartsWith("(7.1.3 is read as an amdgpu driver module; as a ROCm 7.1 "
+                                    "point release ask 'rules show rocm 7.1.3')\n"
+                                    "amdgpu DKMS module 7.1.3 (AMD GPU Driver 31.50)"));
+  CHECK_THAT(cli({"rules", "show", "rocm", "7.1.3"}).out, StartsWith("ROCm 7.1\n"));
+  // HIP 7.15 is ROCm 10.0's.
+  const Run hip = cli({"rules", "show", "7.15"});
+  CHECK(hip.code == 0);
+  CHECK_THAT(hip.out, StartsWith("(7.15 is no ROCm release; HIP 7.15 is ROCm 10.0's (from ROCm "
+                                 "10.0 HIP is not numbered as ROCm))\nROCm 10.0\n"
+                                 "  HIP version: 7.15 (not the ROCm number)\n"));
+  CHECK_THAT(cli({"rules", "show", "10.1"}).out,
+             Contains("  no longer built or installed: rocm-smi\n"));
+  CHECK_THAT(cli({"rules", "show", "7.2"}).out, Contains("  HIP version: 7.2\n"));
+}
+
+TEST_CASE("every product name of AMD's gpus.yaml finds its target", "[cli][rules]") {
+  using Catch::Matchers::Contains;
+  using Catch::Matchers::StartsWith;
+  // The audit's misses (kb-audit-2026-12 M6) and APUs by their processor names.
+  const std::vector<std::pair<std::string, std::string>> names = {
+      {"Radeon AI PRO R9700S", "gfx1201"},
+      {"R9600D", "gfx1201"},
+      {"RX 9060 XT LP", "gfx1200"},
+      {"RX 9050 (4GB)", "gfx1200"},
+      {"RX 9050", "gfx1200"},
+      {"RX 7700", "gfx1101"},
+      {"Radeon 8065S", "gfx1151"},
+      {"Ryzen AI Max+ PRO 495", "gfx1151"},
+      {"MI350P", "gfx950"},
+      {"Ryzen AI 9 HX 370", "gfx1150"},
+      {"Ryzen AI 5 330", "gfx1152"},
+      {"Ryzen AI 7 445", "gfx1153"},
+      {"Ryzen 5 PRO 215", "gfx1103"}};
+  // The first target block is the product's own (PCI id lines may come before it).
+  const auto first_target = [](const std::string& out) {
+    const std::size_t kfd = out.find("  (KFD");
+    const std::size_t line = kfd == std::string::npos ? 0 : out.rfind('\n', kfd);
+    return kfd == std::string::npos ? std::string()
+                                    : out.substr(line == std::string::npos ? 0 : line + 1,
+                                                 kfd - (line == std::string::npos ? 0 : line + 1));
+  };
+  for (const auto& [name, target] : names) {
+    INFO(name);
+    const Run run = cli({"rules", "show", name});
+    CHECK(run.code == 0);
+    CHECK(first_target(run.out) == target);
+  }
+  // RX 7700 is not the RX 7700 XT only: the name of its own.
+  CHECK_THAT(cli({"rules", "show", "gfx1101"}).out, Contains("Radeon RX 7700 XT, Radeon PRO W7700, "
+                                                             "Radeon PRO V710, Radeon RX 7700\n"));
+  CHECK_THAT(cli({"rules", "show", "gfx1150"}).out,
+             Contains("  in processors: Ryzen AI 9 HX PRO 475"));
 }
 
 TEST_CASE("corrected facts, as rules show prints them", "[cli][rules]") {

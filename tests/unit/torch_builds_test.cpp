@@ -98,14 +98,34 @@ TEST_CASE("only pytorch.org builds are judged by pytorch.org's pairings", "[torc
 }
 
 TEST_CASE("a wheel's ROCm release keeps its patch level", "[torch][rocm]") {
-  CHECK(wheel_rocm_release(torch("2.3.1+rocm6.0")) == "6.0");
-  CHECK(wheel_rocm_release(torch("2.6.0+rocm6.2.4")) == "6.2.4");
-  CHECK(wheel_rocm_release(torch("2.9.1+rocm7.2.0.git7e1940d4")) == "7.2.0");
+  CHECK(wheel_rocm_release(torch("2.3.1+rocm6.0"), knowledge()) == "6.0");
+  CHECK(wheel_rocm_release(torch("2.6.0+rocm6.2.4"), knowledge()) == "6.2.4");
+  CHECK(wheel_rocm_release(torch("2.9.1+rocm7.2.0.git7e1940d4"), knowledge()) == "7.2.0");
   CHECK(rocm_release_of("6.0.2-115") == "6.0.2");
   CHECK(rocm_release_of("6.2.41134-65d174c3e") == "6.2.41134");
   CHECK(same_rocm("6.0", "6.0.0"));
   CHECK_FALSE(same_rocm("6.0", "6.0.2"));
   CHECK(same_rocm("6.2.4", "6.2.4"));
+}
+
+TEST_CASE("a build known only by torch.version.hip is read through the HIP table",
+          "[torch][rocm]") {
+  // From ROCm 10.0 HIP is not numbered as ROCm: 10.0 ships HIP 7.15, 10.1 HIP 7.16.
+  CHECK(knowledge().rocm_of_hip("7.15.26333") == "10.0");
+  CHECK(knowledge().rocm_of_hip("7.16.26405-abc") == "10.1");
+  CHECK(knowledge().rocm_of_hip("7.14.60850") == "7.14");
+  CHECK(knowledge().rocm_of_hip("6.2.41134-65d174c3e") == "6.2");
+  CHECK(knowledge().rocm_of_hip("5.5.30201") == "5.5");            // older than the table: the same
+  CHECK_FALSE(knowledge().rocm_of_hip("7.17.26301").has_value());  // 10.2 previews: unknown
+  CHECK_FALSE(knowledge().rocm_of_hip("hip").has_value());
+  TorchInstall built = torch("2.13.0a0");  // a local build: no +rocm tag
+  built.hip = "7.15.26333";
+  CHECK(wheel_rocm(built, knowledge()) == "10.0");
+  CHECK(wheel_rocm_release(built, knowledge()) == "10.0");
+  built.hip = "7.17.26301";
+  CHECK_FALSE(wheel_rocm(built, knowledge()).has_value());
+  built.hip = "6.4.43482";
+  CHECK(wheel_rocm(built, knowledge()) == "6.4");
 }
 
 TEST_CASE("companion rules that need no table", "[torch][companions]") {
