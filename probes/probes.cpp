@@ -8,6 +8,7 @@
 #include "probes/driver.h"
 #include "probes/kernel_log.h"
 #include "probes/kfd_topology.h"
+#include "probes/packages.h"
 #include "probes/pci.h"
 #include "probes/python.h"
 #include "probes/rocm.h"
@@ -49,6 +50,9 @@ const ProbeInfo k_probes[] = {
     ROCDOC_PROBE(
         "rocm", rocm, probe_rocm,
         "ROCm installs under /opt, ROCM_PATH, HIP libraries on LD_LIBRARY_PATH, WSL runtime"),
+    ROCDOC_PROBE("packages", packages, probe_packages,
+                 "package databases (dpkg status, rpmdb.sqlite, pacman local): versions of "
+                 "ROCm, amdgpu, HIP, torch and kernel packages"),
     ROCDOC_PROBE("python", python, probe_python,
                  "Python environments (venv, conda, PATH, system, user site) and their torch"),
     ROCDOC_PROBE("env", env, probe_env, "allow-listed environment variables"),

@@ -34,6 +34,7 @@ SEEDS = {
     "version_py": r".*/torch/version\.py",
     "metadata": r".*\.(dist|egg)-info/(METADATA|PKG-INFO)",
     "pyvenv_cfg": r".*/pyvenv\.cfg|.*/\.pyenv/version|.*/\.python-version",
+    "packages": r"var/lib/dpkg/status|var/lib/rpm/rpmdb\.sqlite|var/lib/pacman/local/[^/]+/desc",
 }
 
 

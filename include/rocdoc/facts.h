@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rocdoc/code_scan.h"
@@ -373,6 +374,75 @@ struct RocmFacts {
   std::optional<std::string> active_major_minor() const;
 };
 
+// ---- packages --------------------------------------------------------------------------
+
+/// A package manager whose database the packages probe reads.
+enum class PackageManager { dpkg, rpm, pacman };
+/// "dpkg", "rpm", "pacman".
+std::string_view to_string(PackageManager manager);
+
+/// An installed package the packages probe keeps (probes/packages.h: ROCm, the amdgpu driver,
+/// HIP/HSA/MIOpen/RCCL, the distribution's torch, the kernel).
+struct InstalledPackage {
+  std::string name;  ///< "rocm-core", "amdgpu-dkms", "kernel-core", "linux-image-6.8.0-45-generic"
+  std::string
+      version;       ///< as the manager prints it: dpkg's Version ("1:6.8.5.60200-2009582.22.04"),
+                     ///< rpm's [epoch:]version-release, pacman's %VERSION% ("6.2.4-1")
+  std::string arch;  ///< "amd64", "x86_64", "noarch", "all"; empty when the database has none
+  /// dpkg only: the package's state when it is not "installed" ("half-configured",
+  /// "unpacked": a maintainer script failed, e.g. amdgpu-dkms's DKMS build); nullopt otherwise.
+  std::optional<std::string> state;
+};
+
+/// One package database found on the machine.
+struct PackageDatabase {
+  enum class State {
+    read,         ///< read and parsed
+    too_large,    ///< larger than rocdoc's cap for it: skipped, never read in part
+    unreadable,   ///< present but not readable (`problem` holds the errno name)
+    malformed,    ///< read, but not in the format rocdoc reads (`problem` says what broke)
+    unsupported,  ///< a format rocdoc does not read (rpm's BerkeleyDB `Packages`, SUSE's ndb)
+  };
+  PackageManager manager = PackageManager::dpkg;
+  std::string path;  ///< /var/lib/dpkg/status, /var/lib/rpm/rpmdb.sqlite, /var/lib/pacman/local
+  State state = State::read;
+  std::optional<std::uint64_t> size;       ///< bytes (files only)
+  std::optional<std::uint64_t> cap;        ///< rocdoc's cap for it, in bytes (files only)
+  std::string problem;                     ///< why it was not read; empty when read
+  std::string note;                        ///< what may be missing from what was read (rpm's WAL)
+  std::vector<InstalledPackage> packages;  ///< the packages kept, sorted by name and version
+};
+
+/// A kept package and the database that lists it.
+struct FoundPackage {
+  const PackageDatabase* database = nullptr;
+  const InstalledPackage* package = nullptr;
+};
+
+struct PackageFacts {
+  std::vector<PackageDatabase> databases;  ///< in the order dpkg, rpm, pacman
+
+  /// Every kept package called `name`, across the databases read.
+  std::vector<FoundPackage> named(std::string_view name) const;
+  /// The packages that name the installed ROCm release, as each distribution calls them:
+  /// rocm-core and AMD's versioned rocm-core<X.Y.Z> (one per release of a multi-version
+  /// install); else rocm; else rocm-hip-runtime; else the HIP runtime itself (hip-runtime-amd,
+  /// Debian's libamdhip64-*). Empty when none is installed.
+  std::vector<FoundPackage> rocm_meta_packages() const;
+};
+
+/// The ROCm release a version of AMD's packages names: its last dot-separated part of five
+/// digits, major×10000 + minor×100 + patch ("6.2.41134.60204-139.el9" → "6.2.4";
+/// "1:6.8.5.60200-2009582.22.04" → "6.2.0"); nullopt when it has none (distributions' own
+/// packages, AMD GPU Driver 30.x's amdgpu-dkms).
+std::optional<std::string> amd_package_rocm_release(std::string_view version);
+/// The AMD GPU Driver release an amdgpu-dkms version of 30.10 and later names: its last part
+/// of eight digits ("1:6.16.6.30200000" → "30.20"); nullopt otherwise.
+std::optional<std::string> amd_package_driver_release(std::string_view version);
+/// The upstream version of a package version: without the epoch and the release
+/// ("1:6.8.5.60200-2009582.22.04" → "6.8.5.60200"; "6.2.4-1" → "6.2.4").
+std::string_view package_upstream_version(std::string_view version);
+
 // ---- python ----------------------------------------------------------------------------
 
 enum class TorchBuild { rocm, cuda, cpu };
@@ -563,6 +633,7 @@ struct Facts {
   std::optional<EnvFacts> env;
   std::optional<TuningFacts> tuning;
   std::optional<RocmFacts> rocm;
+  std::optional<PackageFacts> packages;  ///< the package databases (probes/packages.cpp)
   std::optional<PythonFacts> python;
   std::optional<KernelLogFacts> kernel_log;
   std::optional<RuntimeFacts> runtime;  ///< --deep (rocdoc/runtime.h), or a snapshot's record

@@ -139,9 +139,11 @@ CheckResult arch_unsupported(const CheckContext& context) {
                                       ": ROCm is for that one once amdgpu has it"
                                 : ""));
         if (fix.empty()) {
-          const auto device = judge.rocm_sdk
-                                  ? rocm_sdk_fix(context.knowledge, *judge.environment, effective)
-                                  : std::nullopt;
+          const auto device =
+              judge.rocm_sdk ? rocm_sdk_fix(context.knowledge, *judge.environment, effective)
+              : judge.torch_devices
+                  ? torch_device_fix(context.knowledge, *judge.environment, effective)
+                  : std::nullopt;
           fix = hide_it             ? hide_integrated_fixes(context)
                 : parked != nullptr ? after_rebind_fixes(*parked)
                 : device            ? std::vector<Fix>{*device}

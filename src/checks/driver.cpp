@@ -8,6 +8,7 @@
 #include "src/checks/access_math.h"
 #include "src/checks/checks.h"
 #include "src/checks/installer.h"
+#include "src/checks/rocm_packages.h"
 #include "src/checks/software.h"
 #include "src/util/shell.h"
 #include "src/util/strings.h"
@@ -403,17 +404,97 @@ CheckResult driver_dkms_build(const CheckContext& context) {
   return result;
 }
 
+namespace {
+
+/// The installed amdgpu-dkms package and what its version says: the ROCm release of the
+/// repository it came from (1:6.8.5.60204-… → 6.2.4) or the AMD GPU Driver release (from 30.10:
+/// 1:6.16.6.30200000 → 30.20), and whether it is the loaded module's version.
+struct DkmsPackage {
+  std::string text;                 ///< "amdgpu-dkms 1:6.8.5.60204-2070768.el9 (rpm)"
+  std::optional<std::string> rocm;  ///< "6.2" when the version names a ROCm release
+  /// "31.50" when the version names an AMD GPU Driver release (30.10 on)
+  std::optional<std::string> driver_release;
+  bool loaded = false;  ///< its module version is the loaded module's
+  std::string evidence;
+};
+
+std::optional<DkmsPackage> dkms_package(const CheckContext& context, const std::string& loaded) {
+  if (!context.facts.packages) {
+    return std::nullopt;
+  }
+  const auto found = context.facts.packages->named("amdgpu-dkms");
+  if (found.size() != 1) {
+    return std::nullopt;
+  }
+  DkmsPackage package;
+  package.text = package_text(found.front());
+  const std::string upstream(package_upstream_version(found.front().package->version));
+  // The module version is the upstream version's first three parts (6.8.5 of 6.8.5.60204).
+  const auto module = util::version_numbers(upstream);
+  const auto running = util::version_numbers(loaded);
+  package.loaded = module && running && module->size() >= 3 && running->size() >= 3 &&
+                   std::equal(running->begin(), running->begin() + 3, module->begin());
+  const auto release = amd_package_rocm_release(found.front().package->version);
+  const auto driver_release = amd_package_driver_release(found.front().package->version);
+  if (release) {
+    package.rocm = major_minor(*release);
+  }
+  package.driver_release = driver_release;
+  package.evidence =
+      "package " + package.text +
+      (release          ? ": from the repository of ROCm " + *release
+       : driver_release ? ": AMD GPU Driver " + *driver_release
+                        : std::string()) +
+      (package.loaded ? std::string()
+                      : "; the loaded module is " + loaded +
+                            ", so the installed package's driver runs only after a reboot");
+  return package;
+}
+
+}  // namespace
+
 CheckResult driver_version(const CheckContext& context) {
   const DriverFacts& driver = *context.facts.driver;
   if (!driver.dkms_version) {
     return skip(driver.amdgpu_loaded ? "in-kernel amdgpu (no DKMS version to compare)"
                                      : "amdgpu is not loaded");
   }
-  const auto user_space = context.facts.rocm->active_major_minor();
-  if (!user_space) {
-    return skip("no ROCm release under /opt/rocm to compare the driver with");
+  // The user space: /opt/rocm's .info/version, unless the package database names one other
+  // release (the .info of a directory left from another release, or none at all).
+  std::optional<std::string> user_space = context.facts.rocm->active_major_minor();
+  std::string user_space_source;
+  if (const auto packaged = packaged_rocm_release(context.facts)) {
+    const auto from_package = major_minor(packaged->release);
+    if (from_package && user_space != from_package) {
+      user_space_source = fmt::format(
+          " (package {}{})", packaged->evidence,
+          user_space ? "; /opt/rocm's .info/version says " + *user_space : std::string());
+      user_space = from_package;
+    }
   }
+  if (!user_space) {
+    return skip(
+        "no ROCm release under /opt/rocm or in the package database to compare the "
+        "driver with");
+  }
+  const auto package = dkms_package(context, *driver.dkms_version);
   const DriverVersion* kernel = context.knowledge.driver_version(*driver.dkms_version);
+  DriverVersion from_package;
+  if (kernel == nullptr && package && package->loaded && package->rocm) {
+    from_package = {*driver.dkms_version, *package->rocm, "the version of " + package->text, ""};
+    kernel = &from_package;
+  }
+  // A module the rules do not list, from an AMD GPU Driver release they do (31.50: ROCm 10.0).
+  const DriverVersion* release_row =
+      kernel == nullptr && package && package->loaded && package->driver_release
+          ? context.knowledge.driver_package(*package->driver_release)
+          : nullptr;
+  if (release_row != nullptr) {
+    from_package = {*driver.dkms_version, release_row->rocm,
+                    "AMD GPU Driver " + release_row->package + ", the version of " + package->text,
+                    release_row->package};
+    kernel = &from_package;
+  }
   if (kernel == nullptr) {
     return skip("DKMS driver " + *driver.dkms_version + " is not in the knowledge base");
   }
@@ -426,17 +507,21 @@ CheckResult driver_version(const CheckContext& context) {
   const auto newer = std::max(*context.knowledge.rocm_release_index(kernel->rocm),
                               *context.knowledge.rocm_release_index(*user_space));
   const int window = from_64 && newer >= *from_64 ? 3 : 2;
-  const std::vector<std::string> evidence = {
+  std::vector<std::string> evidence = {
       fmt::format("amdgpu DKMS {} ships with ROCm {} ({})", kernel->module, kernel->rocm,
                   kernel->source),
       fmt::format(
           "ROCm user space {}{}", *user_space,
-          context.facts.rocm->opt_rocm_target
+          !user_space_source.empty() ? user_space_source
+          : context.facts.rocm->opt_rocm_target
               ? fmt::format(" ({} -> {})",
                             context.facts.rocm->layout == RocmLayout::therock ? "/opt/rocm/core"
                                                                               : "/opt/rocm",
                             *context.facts.rocm->opt_rocm_target)
               : "")};
+  if (package) {
+    evidence.push_back(package->evidence);
+  }
   if (*supported) {
     return pass(
         fmt::format("driver of ROCm {} supports ROCm {} user space", kernel->rocm, *user_space),

@@ -5,6 +5,7 @@
 
 #include "src/checks/checks.h"
 #include "src/checks/installer.h"
+#include "src/checks/rocm_packages.h"
 #include "src/checks/software.h"
 #include "src/util/shell.h"
 #include "src/util/strings.h"
@@ -108,8 +109,55 @@ CheckResult rocm_not_installed(const CheckContext& context) {
       install_rocm_fixes(context));
 }
 
+/// AMD's ROCm packages of several releases under their plain names: an upgrade that stopped
+/// half-way (a held package, a repository changed for some packages only).
+CheckResult partial_upgrade(const std::vector<ReleaseGroup>& groups) {
+  std::vector<std::string> evidence;
+  std::vector<std::string> older;
+  for (const auto& group : groups) {
+    std::vector<std::string> names;
+    for (const auto& found : group.packages) {
+      if (names.size() < 6) {
+        names.push_back(package_text(found));
+      }
+      if (&group != &groups.back()) {
+        older.push_back(found.package->name);
+      }
+    }
+    evidence.push_back(
+        fmt::format("ROCm {}: {}{}", group.release, util::join(names, ", "),
+                    group.packages.size() > names.size()
+                        ? fmt::format(" and {} more", group.packages.size() - names.size())
+                        : std::string()));
+  }
+  std::vector<std::string> quoted;
+  for (const auto& name : older) {
+    quoted.push_back(util::shell_word(name));
+  }
+  const ReleaseGroup& newest = groups.back();
+  const PackageManager manager = newest.packages.front().database->manager;
+  const std::string command = manager == PackageManager::dpkg
+                                  ? "sudo apt-get install --only-upgrade " + util::join(quoted, " ")
+                              : manager == PackageManager::rpm
+                                  ? "sudo dnf upgrade " + util::join(quoted, " ")
+                                  : std::string("sudo pacman -Syu");
+  return finding(
+      Severity::warning,
+      fmt::format("ROCm packages of {} releases are installed side by side under the same names "
+                  "(newest {}): an upgrade stopped half-way, and programs mix libraries of "
+                  "different releases",
+                  groups.size(), newest.release),
+      evidence,
+      {{fmt::format("Bring the older packages to ROCm {} (from the same repository as the rest)",
+                    newest.release),
+        command, true}});
+}
+
 CheckResult rocm_multiple(const CheckContext& context) {
   const RocmFacts& rocm = *context.facts.rocm;
+  if (const auto groups = plain_rocm_package_releases(context.facts); groups.size() > 1) {
+    return partial_upgrade(groups);
+  }
   const std::vector<std::string> pip = pip_rocm_lines(context);
   if (rocm.installs.empty()) {
     if (!pip.empty()) {
@@ -117,10 +165,31 @@ CheckResult rocm_multiple(const CheckContext& context) {
     }
     return skip("no ROCm install (see rocm.not-installed)");  // not a pass right under it (N23)
   }
+  const auto packaged = packaged_rocm_release(context.facts);
   if (rocm.installs.size() < 2) {
+    // One directory: its .info/version against the release the package database names.
+    const auto& install = rocm.installs.front();
+    const auto info = install.version ? rocm_release_of(*install.version) : std::nullopt;
+    if (packaged && info && *info != packaged->release) {
+      return finding(
+          Severity::warning,
+          fmt::format("{} says ROCm {} (.info/version) but the package database has ROCm {}: "
+                      "the directory is not what the packages installed (left from another "
+                      "release, or copied in), and programs that use it mix releases",
+                      install.path, *info, packaged->release),
+          {install.path + ": " + *install.version, "package " + packaged->evidence},
+          {{fmt::format("Reinstall ROCm {} from the packages, so that their files replace the "
+                        "directory's",
+                        packaged->release),
+            "", true, FixKind::manual}});
+    }
+    std::vector<std::string> evidence = pip;
+    if (packaged) {
+      evidence.push_back("package " + packaged->evidence);
+    }
     return pass(pip.empty() ? std::string("one ROCm install")
                             : "one ROCm install under /opt; " + util::join(pip, "; "),
-                pip);
+                evidence);
   }
   struct Pointer {
     std::string what;
@@ -138,6 +207,9 @@ CheckResult rocm_multiple(const CheckContext& context) {
     if (dir.version) {
       pointers.push_back({"LD_LIBRARY_PATH " + dir.dir, *dir.version});
     }
+  }
+  if (packaged) {
+    pointers.push_back({"package " + packaged->evidence, packaged->release});
   }
   std::vector<std::string> evidence;
   std::set<std::string> versions;

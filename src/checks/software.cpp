@@ -269,6 +269,40 @@ std::optional<Fix> rocm_sdk_fix(const Knowledge& knowledge, const PythonEnvironm
   return std::nullopt;
 }
 
+namespace {
+
+/// AMD's multi-arch torch keeps its GPU code in amd-torch-device-<target> packages: a torch
+/// with some of them has code for those targets only.
+std::optional<Judge> torch_devices_judge(const PythonEnvironment& environment) {
+  if (!environment.torch || !environment.rocm_sdk || environment.rocm_sdk->torch_devices.empty()) {
+    return std::nullopt;
+  }
+  Judge judge;
+  judge.environment = &environment;
+  judge.torch_devices = true;
+  judge.targets = environment.rocm_sdk->torch_devices;
+  judge.what =
+      fmt::format("torch {}'s device packages in {} (amd-torch-device-* for {})",
+                  environment.torch->version, environment.site_dir, util::join(judge.targets, " "));
+  return judge;
+}
+
+}  // namespace
+
+std::optional<Fix> torch_device_fix(const Knowledge& knowledge,
+                                    const PythonEnvironment& environment,
+                                    const std::string& target) {
+  const AmdWheelSet* set =
+      environment.torch ? knowledge.amd_wheels_with_torch(environment.torch->version) : nullptr;
+  if (set == nullptr ||
+      std::find(set->devices.begin(), set->devices.end(), target) == set->devices.end()) {
+    return std::nullopt;
+  }
+  return Fix{fmt::format("Add the {} device packages of AMD's torch {} (its ROCm {} index)", target,
+                         environment.torch->version, set->rocm),
+             amd_wheel_install_line(*set, target, python_of(&environment)), false};
+}
+
 std::vector<Judge> support_judges(const CheckContext& context) {
   std::vector<Judge> judges;
   const Knowledge& knowledge = context.knowledge;
@@ -322,6 +356,10 @@ std::vector<Judge> support_judges(const CheckContext& context) {
   if (context.facts.python) {
     // After the torch judges: a torch without code gets torch's remedy (its own SDK with it).
     for (const auto& environment : context.facts.python->environments) {
+      // torch's device packages first: torch[device-<target>] brings the SDK's with them.
+      if (auto devices = torch_devices_judge(environment)) {
+        judges.push_back(std::move(*devices));
+      }
       if (auto sdk = rocm_sdk_judge(knowledge, environment)) {
         judges.push_back(std::move(*sdk));
       }

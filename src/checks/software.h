@@ -44,7 +44,8 @@ struct Judge {
   std::vector<std::string> library_gaps;
   std::string bundled_rocm;
   const PythonEnvironment* environment = nullptr;
-  bool rocm_sdk = false;  ///< it is the environment's pip ROCm SDK, not its torch
+  bool rocm_sdk = false;       ///< it is the environment's pip ROCm SDK, not its torch
+  bool torch_devices = false;  ///< it is AMD torch's amd-torch-device-* packages
   /// AMD's official support list for the ROCm release behind it; nullopt when unknown.
   std::optional<std::vector<std::string>> official;
   std::string official_what;  ///< "AMD's ROCm 6.2 support list"
@@ -68,6 +69,11 @@ std::optional<Judge> rocm_sdk_judge(const Knowledge& knowledge,
 /// build in its place; nullopt when the rules know no AMD index with the target.
 std::optional<Fix> rocm_sdk_fix(const Knowledge& knowledge, const PythonEnvironment& environment,
                                 const std::string& target);
+/// AMD's torch[device-<target>] line for the AMD torch build of an environment, from its set's
+/// index; nullopt when the rules know no set with that torch and target.
+std::optional<Fix> torch_device_fix(const Knowledge& knowledge,
+                                    const PythonEnvironment& environment,
+                                    const std::string& target);
 
 /// HSA_OVERRIDE_GFX_VERSION that applies to this GPU (the per-node form wins) and its name.
 struct OverrideSetting {

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <functional>
 
 #include "rocdoc/facts.h"
 
@@ -18,6 +19,106 @@ std::string_view build_words(TorchBuild build) {
 
 std::string_view to_string(TorchBuild build) {
   return build == TorchBuild::rocm ? "rocm" : build == TorchBuild::cuda ? "cuda" : "cpu";
+}
+
+std::string_view to_string(PackageManager manager) {
+  return manager == PackageManager::dpkg  ? "dpkg"
+         : manager == PackageManager::rpm ? "rpm"
+                                          : "pacman";
+}
+
+std::vector<FoundPackage> PackageFacts::named(std::string_view name) const {
+  std::vector<FoundPackage> found;
+  for (const auto& database : databases) {
+    for (const auto& package : database.packages) {
+      if (package.name == name) {
+        found.push_back({&database, &package});
+      }
+    }
+  }
+  return found;
+}
+
+std::vector<FoundPackage> PackageFacts::rocm_meta_packages() const {
+  const auto matching = [&](auto test) {
+    std::vector<FoundPackage> found;
+    for (const auto& database : databases) {
+      for (const auto& package : database.packages) {
+        if (test(std::string_view(package.name))) {
+          found.push_back({&database, &package});
+        }
+      }
+    }
+    return found;
+  };
+  const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+  for (const auto& test : std::vector<std::function<bool(std::string_view)>>{
+           [&](std::string_view name) {
+             return name == "rocm-core" ||
+                    (name.size() > 9 && name.substr(0, 9) == "rocm-core" && is_digit(name[9]));
+           },
+           [](std::string_view name) { return name == "rocm"; },
+           [](std::string_view name) { return name == "rocm-hip-runtime"; },
+           [](std::string_view name) { return name == "hip-runtime-amd"; },
+           [&](std::string_view name) {
+             return name.size() > 12 && name.substr(0, 12) == "libamdhip64-" && is_digit(name[12]);
+           }}) {
+    if (auto found = matching(test); !found.empty()) {
+      return found;
+    }
+  }
+  return {};
+}
+
+std::string_view package_upstream_version(std::string_view version) {
+  if (const auto colon = version.find(':'); colon != std::string_view::npos) {
+    version.remove_prefix(colon + 1);
+  }
+  return version.substr(0, version.rfind('-'));
+}
+
+namespace {
+
+/// The last dot-separated part of the upstream version that is exactly `digits` digits long.
+std::optional<std::uint64_t> last_part_of(std::string_view version, std::size_t digits) {
+  std::string_view upstream = package_upstream_version(version);
+  while (!upstream.empty()) {
+    const auto dot = upstream.rfind('.');
+    const std::string_view part =
+        dot == std::string_view::npos ? upstream : upstream.substr(dot + 1);
+    if (part.size() == digits &&
+        std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      std::uint64_t value = 0;
+      for (const char c : part) {
+        value = value * 10 + static_cast<std::uint64_t>(c - '0');
+      }
+      return value;
+    }
+    if (dot == std::string_view::npos) {
+      break;
+    }
+    upstream = upstream.substr(0, dot);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> amd_package_rocm_release(std::string_view version) {
+  const auto code = last_part_of(version, 5);
+  if (!code || *code < 10000) {
+    return std::nullopt;
+  }
+  return std::to_string(*code / 10000) + "." + std::to_string(*code / 100 % 100) + "." +
+         std::to_string(*code % 100);
+}
+
+std::optional<std::string> amd_package_driver_release(std::string_view version) {
+  const auto code = last_part_of(version, 8);
+  if (!code || *code < 10000000) {
+    return std::nullopt;
+  }
+  return std::to_string(*code / 1000000) + "." + std::to_string(*code / 10000 % 100);
 }
 
 std::string_view to_string(KernelEventKind kind) {

@@ -419,6 +419,39 @@ json code_scan_json(const CodeScanFacts& scan) {
 
 }  // namespace
 
+json packages_json(const PackageFacts& packages) {
+  json databases = json::array();
+  for (const auto& database : packages.databases) {
+    json kept = json::array();
+    for (const auto& package : database.packages) {
+      json entry = {{"name", package.name},
+                    {"version", package.version},
+                    {"arch", package.arch},
+                    {"rocm_release", optional_json(amd_package_rocm_release(package.version))}};
+      if (package.state) {
+        entry["state"] = *package.state;
+      }
+      kept.push_back(std::move(entry));
+    }
+    using State = PackageDatabase::State;
+    const State state = database.state;
+    databases.push_back(
+        {{"manager", to_string(database.manager)},
+         {"path", database.path},
+         {"state", state == State::read         ? "read"
+                   : state == State::too_large  ? "too_large"
+                   : state == State::unreadable ? "unreadable"
+                   : state == State::malformed  ? "malformed"
+                                                : "unsupported"},
+         {"size", optional_json(database.size)},
+         {"cap", optional_json(database.cap)},
+         {"problem", database.problem.empty() ? json(nullptr) : json(database.problem)},
+         {"note", database.note.empty() ? json(nullptr) : json(database.note)},
+         {"packages", kept}});
+  }
+  return {{"databases", databases}};
+}
+
 json facts_to_json(const Facts& facts) {
   json result = json::object();
   result["pci"] = facts.pci ? pci_json(*facts.pci) : json(nullptr);
@@ -537,6 +570,7 @@ json facts_to_json(const Facts& facts) {
   } else {
     result["rocm"] = nullptr;
   }
+  result["packages"] = facts.packages ? packages_json(*facts.packages) : json(nullptr);
   result["runtime"] = facts.runtime ? runtime::runtime_facts_json(*facts.runtime) : json(nullptr);
   result["smoke"] = facts.smoke ? runtime::smoke_facts_json(*facts.smoke) : json(nullptr);
   if (facts.code_scan) {

@@ -1,5 +1,6 @@
 #include "src/hosts/recording.h"
 
+#include "probes/packages.h"
 #include "probes/system.h"
 
 namespace rocdoc {
@@ -7,8 +8,15 @@ namespace rocdoc {
 namespace {
 
 /// What a snapshot holds of a file the probes read: the file, but of the mount tables only the
-/// lines the probes use, without credentials (/etc/fstab may hold a CIFS password).
+/// lines the probes use, without credentials (/etc/fstab may hold a CIFS password), and of the
+/// package databases only what the packages probe reads (its packages' stanzas and pages).
 std::string what_to_record(std::string_view path, const std::string& content) {
+  if (path == "/var/lib/dpkg/status") {
+    return dpkg_status_to_record(content);
+  }
+  if (path.size() > 13 && path.substr(path.size() - 13) == "/rpmdb.sqlite") {
+    return rpmdb_to_record(content);
+  }
   if (path == "/etc/fstab") {
     return mount_table_to_record(content, MountTable::fstab);
   }

@@ -244,6 +244,20 @@ std::vector<std::string> report_notes(const Facts& facts, HostKind host, Permiss
         "sysctl kernel.dmesg_restrict=0",
         facts.kernel_log->error));
   }
+  // A package database found but not read is named, never silently missing (probes/packages.h).
+  if (facts.packages) {
+    for (const auto& database : facts.packages->databases) {
+      if (database.state != PackageDatabase::State::read) {
+        notes.push_back(
+            fmt::format("the {} database {} was not read ({}): the versions of its "
+                        "packages are not part of this report",
+                        to_string(database.manager), database.path, database.problem));
+      } else if (!database.note.empty()) {
+        notes.push_back(fmt::format("the {} database {}: {}", to_string(database.manager),
+                                    database.path, database.note));
+      }
+    }
+  }
   return notes;
 }
 

@@ -210,14 +210,33 @@ void render_gpus(const Report& report, Page& page) {
   }
 }
 
+/// "package rocm-core 6.2.0.60200-66~22.04 (dpkg)": what the package databases say names the
+/// ROCm release; empty when they list none (or were not read).
+std::string rocm_packages_text(const Report& report, const Page& page) {
+  if (!report.facts.packages) {
+    return "";
+  }
+  std::vector<std::string> parts;
+  for (const auto& found : report.facts.packages->rocm_meta_packages()) {
+    parts.push_back(fmt::format("{} {} ({})", page.clean(found.package->name),
+                                page.clean(found.package->version),
+                                to_string(found.database->manager)));
+  }
+  return parts.empty() ? std::string()
+                       : (parts.size() > 1 ? "packages " : "package ") + util::join(parts, ", ");
+}
+
 void render_rocm(const Report& report, Page& page) {
   if (!report.facts.rocm) {
     inventory_line(page, "ROCm", "unknown (the rocm probe failed)");
     return;
   }
   const RocmFacts& rocm = *report.facts.rocm;
+  const std::string packages = rocm_packages_text(report, page);
   if (rocm.installs.empty()) {
-    inventory_line(page, "ROCm", "none under /opt");
+    inventory_line(page, "ROCm",
+                   packages.empty() ? std::string("none under /opt")
+                                    : joined({"none under /opt", packages}, page));
     return;
   }
   std::vector<std::string> installs;
@@ -231,7 +250,11 @@ void render_rocm(const Report& report, Page& page) {
     }
     installs.push_back(std::move(text));
   }
-  inventory_line(page, "ROCm", util::join(installs, ", "));
+  std::vector<std::string> parts{util::join(installs, ", ")};
+  if (!packages.empty()) {
+    parts.push_back(packages);
+  }
+  inventory_line(page, "ROCm", joined(parts, page));
 }
 
 /// `python3` marks the environment the first python3 on PATH runs; when some other one runs,

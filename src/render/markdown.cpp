@@ -137,8 +137,19 @@ void render_rocm(const Report& report, std::ostream& out) {
     return;
   }
   const RocmFacts& rocm = *report.facts.rocm;
+  std::vector<std::string> packages;
+  if (report.facts.packages) {
+    for (const auto& found : report.facts.packages->rocm_meta_packages()) {
+      packages.push_back(md::code(found.package->name + " " + found.package->version) + " (" +
+                         std::string(to_string(found.database->manager)) + ")");
+    }
+  }
+  const std::string package_text =
+      packages.empty()
+          ? std::string()
+          : (packages.size() > 1 ? " · packages " : " · package ") + util::join(packages, ", ");
   if (rocm.installs.empty()) {
-    out << "- **ROCm:** none under /opt\n";
+    out << "- **ROCm:** none under /opt" << package_text << "\n";
     return;
   }
   std::vector<std::string> installs;
@@ -152,7 +163,7 @@ void render_rocm(const Report& report, std::ostream& out) {
     }
     installs.push_back(std::move(text));
   }
-  out << "- **ROCm:** " << util::join(installs, ", ") << "\n";
+  out << "- **ROCm:** " << util::join(installs, ", ") << package_text << "\n";
 }
 
 void render_python(const Report& report, std::ostream& out) {

@@ -312,6 +312,21 @@ TEST_CASE("pip ROCm packages are judged by their family and device packages", "[
   CHECK(multiple.message ==
         "one ROCm install under /opt; ROCm 7.13.0 as pip packages in "
         "/home/alice/venv/lib/python3.10/site-packages (what Python there loads, not /opt/rocm)");
+  // AMD's install line copied with its example extra: gfx942's device packages on a gfx1100.
+  const CheckResult device = result_of("amd-multiarch-torch-wrong-device", "arch.unsupported");
+  CHECK(device.status == Status::fail);
+  CHECK_THAT(
+      device.message,
+      Catch::Matchers::StartsWith(
+          "no code for gfx1100 (Radeon RX 7900 XTX) in torch 2.12.0+rocm7.14.0's device "
+          "packages in /home/alice/venv/lib/python3.12/site-packages (amd-torch-device-* for "
+          "gfx942); no code for gfx1100 (Radeon RX 7900 XTX) in the pip ROCm SDK 7.14.0"));
+  CHECK(
+      commands(device) ==
+      std::vector<std::string>{
+          "'/home/alice/venv/bin/python3' -m pip install --index-url "
+          "https://repo.amd.com/rocm/whl-multi-arch/ \"torch[device-gfx1100]==2.12.0+rocm7.14.0\" "
+          "\"torchvision[device-gfx1100]==0.27.0+rocm7.14.0\" \"torchaudio==2.11.0+rocm7.14.0\""});
   // A family that has the GPU: code (TheRock's nightly for gfx1151 has rocm-sdk-libraries-gfx1151).
   CHECK(result_of("therock-nightly-gfx1151", "arch.unsupported").status == Status::pass);
 }

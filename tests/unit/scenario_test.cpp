@@ -11,6 +11,7 @@
 #include "rocdoc/pipeline.h"
 #include "rocdoc/render.h"
 #include "src/commands/cli.h"
+#include "src/facts/json.h"
 #include "src/hosts/snapshot.h"
 
 using namespace rocdoc;
@@ -64,6 +65,25 @@ TEST_CASE("scenario fixtures give exactly the expected findings and exit code", 
       for (const auto& probe : report.probes) {
         INFO(probe.name << ": " << probe.error);
         CHECK(probe.ok);
+      }
+      // "facts": each given key's value equals the report's fact there (a JSON pointer from
+      // facts/, "/packages/databases/0/packages/3/version"); "inventory": lines the human
+      // report's inventory holds.
+      const auto facts = facts_to_json(report.facts);
+      const auto expected_facts = expect.value("facts", nlohmann::json::object());
+      for (const auto& [pointer, value] : expected_facts.items()) {
+        INFO("facts" << pointer);
+        const nlohmann::ordered_json::json_pointer at(pointer);
+        REQUIRE(facts.contains(at));
+        CHECK(nlohmann::json::parse(facts.at(at).dump()) == value);
+      }
+      if (expect.contains("inventory")) {
+        std::ostringstream human;
+        render_human(report, human, Color::off, Verbosity::normal);
+        for (const auto& line : expect["inventory"]) {
+          INFO(human.str());
+          CHECK(human.str().find(line.get<std::string>()) != std::string::npos);
+        }
       }
       // The exit code through the real command line, with the fixture's extra arguments.
       std::vector<std::string> args = {"rocdoc", "check", "--root", dir, "--json"};

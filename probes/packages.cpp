@@ -1,0 +1,406 @@
+// The rpm database is read by rocdoc's own reader of the SQLite file format
+// (src/util/sqlite_file.cpp) and of rpm's header blob (parse_rpm_header), not through
+// libsqlite3 or librpm:
+// - the Host hands a probe bytes, not a path on the live disk: a snapshot's captured
+//   rpmdb.sqlite must read the same on a support machine, which may have no libsqlite3, no
+//   librpm, or a libsqlite3 built without sqlite3_deserialize (an option before SQLite 3.36;
+//   RHEL 9 ships 3.34), so a reader of our own gives one answer everywhere;
+// - a stranger's snapshot is hostile input: a small reader that follows only table b-tree pages
+//   with every offset checked (and a fuzz harness) is easier to trust than a whole SQL engine
+//   opened on crafted bytes;
+// - it needs no dlopen and no link-time dependency (the release binary starts on machines
+//   without either library), and reads only the pages of the packages it keeps.
+// Not read, but named in the facts when present: rpm's BerkeleyDB `Packages` (RHEL/CentOS 8 and
+// older) and SUSE's ndb `Packages.db` (SLE 15, openSUSE Leap 15).
+#include "probes/packages.h"
+
+#include <fmt/format.h>
+#include <algorithm>
+#include <array>
+#include <set>
+#include <tuple>
+
+#include "src/util/byte_size.h"
+#include "src/util/sqlite_file.h"
+#include "src/util/strings.h"
+
+namespace rocdoc {
+
+namespace {
+
+bool starts_with(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+/// Calls `visit` with each stanza of a deb-control file (paragraphs separated by blank lines).
+template <typename Visit>
+void for_each_stanza(std::string_view text, Visit visit) {
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = start;
+    // A stanza ends at a line that is empty (or only whitespace).
+    std::size_t line = start;
+    while (line < text.size()) {
+      const std::size_t next = text.find('\n', line);
+      const std::string_view content =
+          text.substr(line, next == std::string_view::npos ? std::string_view::npos : next - line);
+      if (util::trim(content).empty()) {
+        break;
+      }
+      line = next == std::string_view::npos ? text.size() : next + 1;
+    }
+    end = line;
+    if (end > start) {
+      visit(text.substr(start, end - start));
+    }
+    const std::size_t next = text.find('\n', end);
+    start = next == std::string_view::npos ? text.size() : next + 1;
+  }
+}
+
+/// The value of `field` in a stanza (its first line only), or empty.
+std::string_view field_of(std::string_view stanza, std::string_view field) {
+  for (const auto line : util::lines(stanza)) {
+    if (line.size() > field.size() && line[field.size()] == ':' && starts_with(line, field)) {
+      return util::trim(line.substr(field.size() + 1));
+    }
+  }
+  return {};
+}
+
+std::optional<PackageDatabase> database_file(const Host& host, PackageManager manager,
+                                             const std::string& path, std::uint64_t cap) {
+  const auto stat = host.stat(path);
+  if (!stat) {
+    return std::nullopt;
+  }
+  PackageDatabase database;
+  database.manager = manager;
+  database.path = path;
+  database.size = stat->size;
+  database.cap = cap;
+  if (stat->size > cap) {
+    database.state = PackageDatabase::State::too_large;
+    database.problem = fmt::format("{} is over rocdoc's cap of {}: not read",
+                                   util::byte_size_text(stat->size), util::byte_size_text(cap));
+  }
+  return database;
+}
+
+/// Reads a database file that is within its cap; a file that grew past it since the stat is
+/// too large as well.
+std::optional<std::string> read_database(const Host& host, PackageDatabase& database) {
+  if (database.state != PackageDatabase::State::read) {
+    return std::nullopt;
+  }
+  FileRead read = host.read_file_or_error(database.path, static_cast<std::size_t>(*database.cap));
+  if (!read.content) {
+    database.state = PackageDatabase::State::unreadable;
+    database.problem = read.error.empty() ? std::string("not readable") : read.error;
+    return std::nullopt;
+  }
+  if (read.content->size() >= *database.cap) {
+    database.state = PackageDatabase::State::too_large;
+    database.problem = fmt::format("grew past rocdoc's cap of {} while read: not read",
+                                   util::byte_size_text(*database.cap));
+    return std::nullopt;
+  }
+  return std::move(read.content);
+}
+
+void sort_packages(std::vector<InstalledPackage>& packages) {
+  std::sort(packages.begin(), packages.end(),
+            [](const InstalledPackage& a, const InstalledPackage& b) {
+              return std::tie(a.name, a.version, a.arch) < std::tie(b.name, b.version, b.arch);
+            });
+}
+
+std::optional<PackageDatabase> read_dpkg(const Host& host) {
+  auto database =
+      database_file(host, PackageManager::dpkg, "/var/lib/dpkg/status", k_dpkg_status_cap);
+  if (database) {
+    if (const auto text = read_database(host, *database)) {
+      database->packages = parse_dpkg_status(*text);
+    }
+  }
+  return database;
+}
+
+std::optional<PackageDatabase> read_rpm(const Host& host) {
+  // Fedora 36+ and openSUSE keep it in /usr/lib/sysimage/rpm (/var/lib/rpm links there).
+  for (const std::string dir : {"/var/lib/rpm", "/usr/lib/sysimage/rpm"}) {
+    if (auto database =
+            database_file(host, PackageManager::rpm, dir + "/rpmdb.sqlite", k_rpmdb_cap)) {
+      if (const auto bytes = read_database(host, *database)) {
+        try {
+          database->packages = read_rpmdb_sqlite(*bytes);
+          sort_packages(database->packages);
+        } catch (const util::SqliteFormatError& error) {
+          database->state = PackageDatabase::State::malformed;
+          database->problem = error.what();
+        }
+      }
+      return database;
+    }
+    for (const auto& [file, format] :
+         {std::pair<const char*, const char*>{"/Packages",
+                                              "rpm's BerkeleyDB database (RHEL/CentOS 8 and "
+                                              "older), which rocdoc does not read"},
+          {"/Packages.db", "SUSE's ndb database, which rocdoc does not read"}}) {
+      if (const auto stat = host.stat(dir + file)) {
+        PackageDatabase database;
+        database.manager = PackageManager::rpm;
+        database.path = dir + file;
+        database.size = stat->size;
+        database.state = PackageDatabase::State::unsupported;
+        database.problem = format;
+        return database;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<PackageDatabase> read_pacman(const Host& host) {
+  const std::string dir = "/var/lib/pacman/local";
+  const auto names = host.list_dir(dir);
+  if (!names) {
+    return std::nullopt;
+  }
+  check_bound(names->size(), k_pacman_entries_bound, "entries", dir);
+  PackageDatabase database;
+  database.manager = PackageManager::pacman;
+  database.path = dir;
+  for (const auto& entry : *names) {
+    // <name>-<pkgver>-<pkgrel>: neither pkgver nor pkgrel holds a '-'.
+    const auto rel = entry.rfind('-');
+    const auto ver =
+        rel == std::string::npos || rel == 0 ? std::string::npos : entry.rfind('-', rel - 1);
+    if (ver == std::string::npos || ver == 0 || !is_kept_package(entry.substr(0, ver))) {
+      continue;
+    }
+    const auto desc = host.read_file(dir + "/" + entry + "/desc", k_pacman_desc_cap);
+    auto package = desc ? parse_pacman_desc(*desc) : std::nullopt;
+    if (!package) {
+      package = InstalledPackage{entry.substr(0, ver), entry.substr(ver + 1), "", std::nullopt};
+    }
+    database.packages.push_back(std::move(*package));
+  }
+  sort_packages(database.packages);
+  return database;
+}
+
+std::uint32_t big_endian32(std::string_view bytes, std::size_t at) {
+  return (std::uint32_t{static_cast<unsigned char>(bytes[at])} << 24) |
+         (std::uint32_t{static_cast<unsigned char>(bytes[at + 1])} << 16) |
+         (std::uint32_t{static_cast<unsigned char>(bytes[at + 2])} << 8) |
+         std::uint32_t{static_cast<unsigned char>(bytes[at + 3])};
+}
+
+}  // namespace
+
+bool is_kept_package(std::string_view name) {
+  static constexpr std::array<std::string_view, 8> k_prefixes = {
+      "rocm", "amdgpu", "hip", "hsa", "miopen", "rccl", "libamdhip64", "libhsa-runtime64"};
+  static constexpr std::array<std::string_view, 12> k_names = {
+      "python3-torch",  "linux",          "linux-lts",      "linux-zen",
+      "linux-hardened", "linux-rt",       "linux-rt-lts",   "kernel",
+      "kernel-core",    "kernel-default", "kernel-rt-core", "kernel-64k-core"};
+  return std::any_of(k_prefixes.begin(), k_prefixes.end(),
+                     [&](std::string_view prefix) { return starts_with(name, prefix); }) ||
+         std::find(k_names.begin(), k_names.end(), name) != k_names.end() ||
+         starts_with(name, "linux-image-") || starts_with(name, "python-pytorch");
+}
+
+std::vector<InstalledPackage> parse_dpkg_status(std::string_view text) {
+  std::vector<InstalledPackage> packages;
+  for_each_stanza(text, [&](std::string_view stanza) {
+    const std::string_view name = field_of(stanza, "Package");
+    if (name.empty() || !is_kept_package(name)) {
+      return;
+    }
+    // Status: <want> <flag> <status>
+    const auto status = util::split_whitespace(field_of(stanza, "Status"));
+    const std::string_view state = status.size() == 3 ? status[2] : std::string_view("unknown");
+    const std::string_view version = field_of(stanza, "Version");
+    if (state == "not-installed" || state == "config-files" || version.empty()) {
+      return;
+    }
+    packages.push_back({std::string(name), std::string(version),
+                        std::string(field_of(stanza, "Architecture")),
+                        state == "installed" ? std::nullopt : std::optional(std::string(state))});
+  });
+  sort_packages(packages);
+  return packages;
+}
+
+std::string dpkg_status_to_record(std::string_view text) {
+  std::string kept;
+  for_each_stanza(text, [&](std::string_view stanza) {
+    if (is_kept_package(field_of(stanza, "Package"))) {
+      kept.append(stanza);
+      if (kept.back() != '\n') {
+        kept += '\n';
+      }
+      kept += '\n';
+    }
+  });
+  return kept;
+}
+
+std::optional<InstalledPackage> parse_pacman_desc(std::string_view text) {
+  InstalledPackage package;
+  std::string_view section;
+  for (const auto raw : util::lines(text)) {
+    const std::string_view line = util::trim(raw);
+    if (line.empty()) {
+      section = {};
+    } else if (line.size() > 2 && line.front() == '%' && line.back() == '%') {
+      section = line;
+    } else if (section == "%NAME%" && package.name.empty()) {
+      package.name = std::string(line);
+    } else if (section == "%VERSION%" && package.version.empty()) {
+      package.version = std::string(line);
+    } else if (section == "%ARCH%" && package.arch.empty()) {
+      package.arch = std::string(line);
+    }
+  }
+  if (package.name.empty() || package.version.empty()) {
+    return std::nullopt;
+  }
+  return package;
+}
+
+std::optional<InstalledPackage> parse_rpm_header(std::string_view blob) {
+  if (blob.size() < 8) {
+    return std::nullopt;
+  }
+  const std::uint32_t entries = big_endian32(blob, 0);
+  const std::uint32_t data_length = big_endian32(blob, 4);
+  // rpm's own limits (hdrchkTags, hdrchkData): at most 0xffff entries and 256 MiB of data.
+  if (entries == 0 || entries > 0xffff || data_length > (std::uint32_t{256} << 20) ||
+      8 + std::uint64_t{entries} * 16 + data_length > blob.size()) {
+    return std::nullopt;
+  }
+  const std::string_view data = blob.substr(8 + std::size_t{entries} * 16, data_length);
+  std::optional<std::string> name;
+  std::optional<std::string> version;
+  std::optional<std::string> release;
+  std::optional<std::string> arch;
+  std::optional<std::uint32_t> epoch;
+  for (std::uint32_t i = 0; i < entries; ++i) {
+    const std::size_t at = 8 + std::size_t{i} * 16;
+    const std::uint32_t tag = big_endian32(blob, at);
+    const std::uint32_t type = big_endian32(blob, at + 4);
+    const std::uint32_t offset = big_endian32(blob, at + 8);
+    if (offset >= data.size()) {
+      continue;
+    }
+    constexpr std::uint32_t k_int32 = 4;
+    constexpr std::uint32_t k_string = 6;
+    if (tag == 1003 && type == k_int32 && data.size() - offset >= 4) {
+      epoch = big_endian32(data, offset);
+      continue;
+    }
+    if (type != k_string || (tag != 1000 && tag != 1001 && tag != 1002 && tag != 1022)) {
+      continue;
+    }
+    const auto end = data.find('\0', offset);
+    if (end == std::string_view::npos) {
+      return std::nullopt;
+    }
+    std::string value(data.substr(offset, end - offset));
+    (tag == 1000 ? name : tag == 1001 ? version : tag == 1002 ? release : arch) = std::move(value);
+  }
+  if (!name || !version || !release || name->empty()) {
+    return std::nullopt;
+  }
+  return InstalledPackage{*name,
+                          (epoch ? std::to_string(*epoch) + ":" : "") + *version + "-" + *release,
+                          arch.value_or(""), std::nullopt};
+}
+
+std::vector<InstalledPackage> read_rpmdb_sqlite(std::string_view bytes, std::vector<bool>* pages) {
+  util::SqliteFile db(bytes);
+  db.track_pages(pages);
+  const auto packages_root = db.table_root("Packages");
+  if (!packages_root) {
+    throw util::SqliteFormatError("no Packages table: not an rpm database");
+  }
+  std::vector<InstalledPackage> packages;
+  const auto keep = [&](const util::SqliteRow& row) {
+    for (const auto& column : row.columns) {
+      if (column.kind == util::SqliteValue::Kind::blob) {
+        auto package = parse_rpm_header(column.bytes);
+        if (!package) {
+          throw util::SqliteFormatError("header " + std::to_string(row.rowid) +
+                                        " of the Packages table is not an rpm header");
+        }
+        if (is_kept_package(package->name)) {
+          packages.push_back(std::move(*package));
+        }
+        return;
+      }
+    }
+  };
+  if (const auto name_root = db.table_root("Name")) {
+    // Name (key, hnum, idx): one row per package, its name and its row of Packages.
+    std::set<std::int64_t> wanted;
+    db.for_each_row(*name_root, [&](const util::SqliteRow& row) {
+      const auto& c = row.columns;
+      if (c.size() >= 2 && c[1].kind == util::SqliteValue::Kind::integer &&
+          (c[0].kind == util::SqliteValue::Kind::text ||
+           c[0].kind == util::SqliteValue::Kind::blob) &&
+          is_kept_package(c[0].bytes)) {
+        wanted.insert(c[1].integer);
+      }
+      return true;
+    });
+    for (const std::int64_t number : wanted) {
+      if (const auto row = db.find_row(*packages_root, number)) {
+        keep(*row);
+      }
+    }
+  } else {
+    db.for_each_row(*packages_root, [&](const util::SqliteRow& row) {
+      keep(row);
+      return true;
+    });
+  }
+  return packages;
+}
+
+std::string rpmdb_to_record(std::string_view bytes) {
+  try {
+    std::vector<bool> pages;
+    (void)read_rpmdb_sqlite(bytes, &pages);
+    return util::sqlite_pages_keeping(bytes, util::SqliteFile(bytes).page_size(), pages);
+  } catch (const util::SqliteFormatError&) {
+    return std::string(bytes);
+  }
+}
+
+PackageFacts probe_packages(const ProbeContext& context) {
+  PackageFacts facts;
+  for (auto database :
+       {read_dpkg(context.host), read_rpm(context.host), read_pacman(context.host)}) {
+    if (database) {
+      facts.databases.push_back(std::move(*database));
+    }
+  }
+  // rpm keeps its database in WAL mode: changes sit in rpmdb.sqlite-wal until rpm checkpoints
+  // them (it does when it closes the database). Say so rather than be silently out of date.
+  for (auto& database : facts.databases) {
+    if (database.manager == PackageManager::rpm && database.state == PackageDatabase::State::read) {
+      if (const auto wal = context.host.stat(database.path + "-wal"); wal && wal->size > 0) {
+        database.note = fmt::format(
+            "rpmdb.sqlite-wal holds {} not yet written back into the database: packages "
+            "changed since rpm last closed it may be missing or out of date",
+            util::byte_size_text(wal->size));
+      }
+    }
+  }
+  return facts;
+}
+
+}  // namespace rocdoc
