@@ -181,6 +181,34 @@ SqliteRow SqliteFile::read_cell(std::string_view page, std::size_t offset,
   return row;
 }
 
+SqliteFile::TablePage SqliteFile::table_page(std::uint32_t number) const {
+  TablePage page;
+  page.data = page_of(number);
+  page.header = number == 1 ? 100 : 0;
+  if (page.data.size() < page.header + 8) {
+    bad("page " + std::to_string(number) + " is too short for its header");
+  }
+  const auto type = static_cast<unsigned char>(page.data[page.header]);
+  if (type != 0x05 && type != 0x0d) {
+    bad("page " + std::to_string(number) + " is not a table b-tree page");
+  }
+  page.leaf = type == 0x0d;
+  page.pointers = page.header + (page.leaf ? 8 : 12);  // an interior page's right child: 4 more
+  page.cells = big_endian(page.data, page.header + 3, 2);
+  if (page.pointers + std::size_t{page.cells} * 2 > page.data.size()) {
+    bad("page " + std::to_string(number) + "'s cell pointers run past the page");
+  }
+  return page;
+}
+
+std::uint32_t SqliteFile::TablePage::cell(std::uint32_t i, std::uint32_t number) const {
+  const std::uint32_t offset = big_endian(data, pointers + i * 2, 2);
+  if (offset >= data.size()) {
+    bad("a cell pointer of page " + std::to_string(number) + " points past the page");
+  }
+  return offset;
+}
+
 bool SqliteFile::walk(std::uint32_t number, int depth, std::vector<bool>& seen,
                       const std::function<bool(const SqliteRow&)>& visit) const {
   if (depth > k_max_depth) {
@@ -193,41 +221,24 @@ bool SqliteFile::walk(std::uint32_t number, int depth, std::vector<bool>& seen,
     bad("page " + std::to_string(number) + " appears twice in one b-tree");
   }
   seen[number] = true;
-  const std::string_view data = page_of(number);
-  const std::size_t header = number == 1 ? 100 : 0;
-  if (data.size() < header + 8) {
-    bad("page " + std::to_string(number) + " is too short for its header");
-  }
-  const auto type = static_cast<unsigned char>(data[header]);
-  if (type != 0x05 && type != 0x0d) {
-    bad("page " + std::to_string(number) + " is not a table b-tree page");
-  }
-  const bool leaf = type == 0x0d;
-  const std::size_t pointers = header + (leaf ? 8 : 12);
-  const std::uint32_t cells = big_endian(data, header + 3, 2);
-  if (pointers + std::size_t{cells} * 2 > data.size()) {
-    bad("page " + std::to_string(number) + "'s cell pointers run past the page");
-  }
-  for (std::uint32_t i = 0; i < cells; ++i) {
-    const std::uint32_t offset = big_endian(data, pointers + i * 2, 2);
-    if (offset >= data.size()) {
-      bad("a cell pointer of page " + std::to_string(number) + " points past the page");
-    }
-    if (leaf) {
-      if (!visit(read_cell(data, offset, number))) {
+  const TablePage page = table_page(number);
+  for (std::uint32_t i = 0; i < page.cells; ++i) {
+    const std::uint32_t offset = page.cell(i, number);
+    if (page.leaf) {
+      if (!visit(read_cell(page.data, offset, number))) {
         return false;
       }
     } else {
-      if (data.size() - offset < 4) {
+      if (page.data.size() - offset < 4) {
         bad("an interior cell of page " + std::to_string(number) + " runs past the page");
       }
-      if (!walk(big_endian(data, offset, 4), depth + 1, seen, visit)) {
+      if (!walk(big_endian(page.data, offset, 4), depth + 1, seen, visit)) {
         return false;
       }
     }
   }
-  if (!leaf) {
-    return walk(big_endian(data, header + 8, 4), depth + 1, seen, visit);
+  if (!page.leaf) {
+    return walk(big_endian(page.data, page.header + 8, 4), depth + 1, seen, visit);
   }
   return true;
 }
@@ -241,45 +252,28 @@ void SqliteFile::for_each_row(std::uint32_t root,
 std::optional<SqliteRow> SqliteFile::find_row(std::uint32_t root, std::int64_t rowid) const {
   std::uint32_t number = root;
   for (int depth = 0; depth <= k_max_depth; ++depth) {
-    const std::string_view data = page_of(number);
-    const std::size_t header = number == 1 ? 100 : 0;
-    if (data.size() < header + 12) {
-      bad("page " + std::to_string(number) + " is too short for its header");
-    }
-    const auto type = static_cast<unsigned char>(data[header]);
-    if (type != 0x05 && type != 0x0d) {
-      bad("page " + std::to_string(number) + " is not a table b-tree page");
-    }
-    const bool leaf = type == 0x0d;
-    const std::size_t pointers = header + (leaf ? 8 : 12);
-    const std::uint32_t cells = big_endian(data, header + 3, 2);
-    if (pointers + std::size_t{cells} * 2 > data.size()) {
-      bad("page " + std::to_string(number) + "'s cell pointers run past the page");
-    }
-    if (leaf) {
-      for (std::uint32_t i = 0; i < cells; ++i) {
-        const std::uint32_t offset = big_endian(data, pointers + i * 2, 2);
-        if (offset >= data.size()) {
-          bad("a cell pointer of page " + std::to_string(number) + " points past the page");
-        }
+    const TablePage page = table_page(number);
+    if (page.leaf) {
+      for (std::uint32_t i = 0; i < page.cells; ++i) {
+        const std::uint32_t offset = page.cell(i, number);
         std::size_t at = offset;
-        (void)varint(data, at);
-        if (static_cast<std::int64_t>(varint(data, at)) == rowid) {
-          return read_cell(data, offset, number);
+        (void)varint(page.data, at);
+        if (static_cast<std::int64_t>(varint(page.data, at)) == rowid) {
+          return read_cell(page.data, offset, number);
         }
       }
       return std::nullopt;
     }
     // Interior cells: (left child, key) in key order; the left child holds rowids <= key.
-    std::uint32_t next = big_endian(data, header + 8, 4);
-    for (std::uint32_t i = 0; i < cells; ++i) {
-      const std::uint32_t offset = big_endian(data, pointers + i * 2, 2);
-      if (offset >= data.size() || data.size() - offset < 5) {
+    std::uint32_t next = big_endian(page.data, page.header + 8, 4);
+    for (std::uint32_t i = 0; i < page.cells; ++i) {
+      const std::uint32_t offset = page.cell(i, number);
+      if (page.data.size() - offset < 5) {
         bad("an interior cell of page " + std::to_string(number) + " runs past the page");
       }
       std::size_t at = offset + 4;
-      if (rowid <= static_cast<std::int64_t>(varint(data, at))) {
-        next = big_endian(data, offset, 4);
+      if (rowid <= static_cast<std::int64_t>(varint(page.data, at))) {
+        next = big_endian(page.data, offset, 4);
         break;
       }
     }

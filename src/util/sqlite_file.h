@@ -62,6 +62,18 @@ class SqliteFile {
   std::uint32_t page_size() const { return m_page_size; }
 
  private:
+  /// A table b-tree page, its header checked: leaf or interior, where its cell pointers start
+  /// and how many there are (all within the page).
+  struct TablePage {
+    std::string_view data;
+    std::size_t header = 0;  ///< 100 on page 1 (the file header comes first), else 0
+    bool leaf = false;
+    std::size_t pointers = 0;
+    std::uint32_t cells = 0;
+    /// The offset of cell `i`, within the page.
+    std::uint32_t cell(std::uint32_t i, std::uint32_t number) const;
+  };
+  TablePage table_page(std::uint32_t number) const;
   std::string_view page_of(std::uint32_t number) const;
   SqliteRow read_cell(std::string_view page, std::size_t offset, std::uint32_t number) const;
   bool walk(std::uint32_t number, int depth, std::vector<bool>& seen,
