@@ -87,6 +87,23 @@ std::optional<PackageDatabase> database_file(const Host& host, PackageManager ma
   return database;
 }
 
+/// A database whose read failed (`read.content` empty) or that grew to its cap since the stat
+/// is not read: its state and problem say which. True when it was read whole.
+bool read_whole(const FileRead& read, std::uint64_t size, PackageDatabase& database) {
+  if (!read.content) {
+    database.state = PackageDatabase::State::unreadable;
+    database.problem = read.error.empty() ? std::string("not readable") : read.error;
+    return false;
+  }
+  if (size >= *database.cap) {
+    database.state = PackageDatabase::State::too_large;
+    database.problem = fmt::format("grew past rocdoc's cap of {} while read: not read",
+                                   util::byte_size_text(*database.cap));
+    return false;
+  }
+  return true;
+}
+
 /// Reads a database file that is within its cap; a file that grew past it since the stat is
 /// too large as well.
 std::optional<std::string> read_database(const Host& host, PackageDatabase& database) {
@@ -94,15 +111,8 @@ std::optional<std::string> read_database(const Host& host, PackageDatabase& data
     return std::nullopt;
   }
   FileRead read = host.read_file_or_error(database.path, static_cast<std::size_t>(*database.cap));
-  if (!read.content) {
-    database.state = PackageDatabase::State::unreadable;
-    database.problem = read.error.empty() ? std::string("not readable") : read.error;
-    return std::nullopt;
-  }
-  if (read.content->size() >= *database.cap) {
-    database.state = PackageDatabase::State::too_large;
-    database.problem = fmt::format("grew past rocdoc's cap of {} while read: not read",
-                                   util::byte_size_text(*database.cap));
+  const std::uint64_t size = read.content ? read.content->size() : 0;
+  if (!read_whole(read, size, database)) {
     return std::nullopt;
   }
   return std::move(read.content);
@@ -118,10 +128,19 @@ void sort_packages(std::vector<InstalledPackage>& packages) {
 std::optional<PackageDatabase> read_dpkg(const Host& host) {
   auto database =
       database_file(host, PackageManager::dpkg, "/var/lib/dpkg/status", k_dpkg_status_cap);
-  if (database) {
-    if (const auto text = read_database(host, *database)) {
-      database->packages = parse_dpkg_status(*text);
-    }
+  if (!database || database->state != PackageDatabase::State::read) {
+    return database;
+  }
+  // Read in pieces: a status file of megabytes is scanned once and never held whole.
+  DpkgStatusReader reader;
+  std::uint64_t total = 0;
+  const FileRead read = host.read_file_pieces(
+      database->path, static_cast<std::size_t>(*database->cap), [&](std::string_view piece) {
+        total += piece.size();
+        reader.feed(piece);
+      });
+  if (read_whole(read, total, *database)) {
+    database->packages = reader.finish();
   }
   return database;
 }
@@ -213,8 +232,31 @@ bool is_kept_package(std::string_view name) {
 }
 
 std::vector<InstalledPackage> parse_dpkg_status(std::string_view text) {
-  std::vector<InstalledPackage> packages;
-  for_each_stanza(text, [&](std::string_view stanza) {
+  DpkgStatusReader reader;
+  reader.feed(text);
+  return reader.finish();
+}
+
+void DpkgStatusReader::feed(std::string_view piece) {
+  m_pending.append(piece);
+  const std::size_t end = m_pending.rfind("\n\n");
+  if (end == std::string::npos) {
+    return;
+  }
+  parse(std::string_view(m_pending).substr(0, end + 2));
+  m_pending.erase(0, end + 2);
+}
+
+std::vector<InstalledPackage> DpkgStatusReader::finish() {
+  parse(m_pending);
+  m_pending.clear();
+  sort_packages(m_packages);
+  return std::move(m_packages);
+}
+
+void DpkgStatusReader::parse(std::string_view stanzas) {
+  std::vector<InstalledPackage>& packages = m_packages;
+  for_each_stanza(stanzas, [&](std::string_view stanza) {
     const std::string_view name = field_of(stanza, "Package");
     if (name.empty() || !is_kept_package(name)) {
       return;
@@ -230,8 +272,6 @@ std::vector<InstalledPackage> parse_dpkg_status(std::string_view text) {
                         std::string(field_of(stanza, "Architecture")),
                         state == "installed" ? std::nullopt : std::optional(std::string(state))});
   });
-  sort_packages(packages);
-  return packages;
 }
 
 std::string dpkg_status_to_record(std::string_view text) {

@@ -32,6 +32,20 @@ bool is_kept_package(std::string_view name);
 /// The kept packages of a dpkg status file (deb-control(5) stanzas): those whose Status is not
 /// not-installed or config-files.
 std::vector<InstalledPackage> parse_dpkg_status(std::string_view text);
+
+/// parse_dpkg_status over a file read in pieces: each stanza is parsed once it is whole, and
+/// only an unfinished stanza is kept between pieces.
+class DpkgStatusReader {
+ public:
+  void feed(std::string_view piece);
+  /// The kept packages, sorted, once the last piece has been fed.
+  std::vector<InstalledPackage> finish();
+
+ private:
+  void parse(std::string_view stanzas);
+  std::string m_pending;  ///< the start of a stanza whose end has not come yet
+  std::vector<InstalledPackage> m_packages;
+};
 /// What a snapshot keeps of a dpkg status file: the stanzas of the kept packages, whole.
 std::string dpkg_status_to_record(std::string_view text);
 

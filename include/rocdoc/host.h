@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -55,6 +56,19 @@ class Host {
   std::optional<std::string> read_file(std::string_view path,
                                        std::size_t max_bytes = 1 << 20) const {
     return read_file_or_error(path, max_bytes).content;
+  }
+  /// A large file scanned once, read in consecutive pieces (at most max_bytes in all): `piece`
+  /// sees each in turn, and the answer's content is empty on success. The live machine reads
+  /// 64 KiB at a time into one buffer (megabytes of fresh memory cost milliseconds on a VM);
+  /// the others read the file whole (a snapshot records it whole) as one piece.
+  virtual FileRead read_file_pieces(std::string_view path, std::size_t max_bytes,
+                                    const std::function<void(std::string_view)>& piece) const {
+    FileRead read = read_file_or_error(path, max_bytes);
+    if (read.content) {
+      piece(*read.content);
+      read.content = std::string();
+    }
+    return read;
   }
   /// Entry names of a directory, sorted; nullopt when it is missing.
   virtual std::optional<std::vector<std::string>> list_dir(std::string_view path) const = 0;

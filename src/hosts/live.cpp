@@ -181,6 +181,37 @@ FileRead LiveHost::read_file_or_error(std::string_view path, std::size_t max_byt
   return read_local_file_or_error(std::string(path), max_bytes);
 }
 
+FileRead LiveHost::read_file_pieces(std::string_view path, std::size_t max_bytes,
+                                    const std::function<void(std::string_view)>& piece) const {
+  const int fd = ::open(std::string(path).c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0) {
+    return {std::nullopt, errno_name(errno)};
+  }
+  std::vector<char> buffer(std::size_t{64} << 10);
+  std::size_t total = 0;
+  int error = 0;
+  while (total < max_bytes) {
+    const ssize_t n = ::read(fd, buffer.data(), std::min(buffer.size(), max_bytes - total));
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n < 0) {
+      error = errno;
+      break;
+    }
+    if (n == 0) {
+      break;
+    }
+    total += static_cast<std::size_t>(n);
+    piece(std::string_view(buffer.data(), static_cast<std::size_t>(n)));
+  }
+  ::close(fd);
+  if (error != 0) {
+    return {std::nullopt, errno_name(error)};
+  }
+  return {std::string(), ""};
+}
+
 std::optional<std::vector<std::string>> LiveHost::offload_targets(std::string_view path) const {
   // O_NONBLOCK: a FIFO planted where a library should be must not block the report.
   util::UniqueFd fd(::open(std::string(path).c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));

@@ -16,6 +16,8 @@ class LiveHost final : public Host {
   HostThreads threads() const override { return HostThreads::many; }
   std::string origin() const override { return "/"; }
   FileRead read_file_or_error(std::string_view path, std::size_t max_bytes) const override;
+  FileRead read_file_pieces(std::string_view path, std::size_t max_bytes,
+                            const std::function<void(std::string_view)>& piece) const override;
   std::optional<std::vector<std::string>> list_dir(std::string_view path) const override;
   std::optional<FileStat> stat(std::string_view path) const override;
   std::optional<std::string> read_link(std::string_view path) const override;

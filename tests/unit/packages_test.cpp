@@ -61,6 +61,28 @@ TEST_CASE("dpkg status: the kept packages of real Debian 12 stanzas, and what a 
   CHECK(dpkg_status_to_record(kept) == kept);
 }
 
+TEST_CASE("dpkg status read in pieces gives what it gives read whole, wherever the cuts fall") {
+  const std::string status = file("tests/data/packages/dpkg-status-debian12");
+  const auto whole = parse_dpkg_status(status);
+  REQUIRE(whole.size() == 3);
+  for (const std::size_t size : {std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{64},
+                                 std::size_t{1000}, status.size()}) {
+    INFO("pieces of " << size << " bytes");
+    DpkgStatusReader reader;
+    for (std::size_t at = 0; at < status.size(); at += size) {
+      reader.feed(std::string_view(status).substr(at, size));
+    }
+    const auto pieces = reader.finish();
+    REQUIRE(pieces.size() == whole.size());
+    for (std::size_t i = 0; i < whole.size(); ++i) {
+      CHECK(pieces[i].name == whole[i].name);
+      CHECK(pieces[i].version == whole[i].version);
+      CHECK(pieces[i].arch == whole[i].arch);
+      CHECK(pieces[i].state == whole[i].state);
+    }
+  }
+}
+
 TEST_CASE("dpkg status: states other than installed, removed packages, broken stanzas") {
   const auto packages = parse_dpkg_status(
       "Package: amdgpu-dkms\nStatus: install ok half-configured\nArchitecture: all\n"
