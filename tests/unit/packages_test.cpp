@@ -8,7 +8,10 @@
 
 #include "probes/packages.h"
 #include "rocdoc/facts.h"
+#include "rocdoc/knowledge_loader.h"
+#include "src/hosts/snapshot.h"
 #include "src/util/sqlite_file.h"
+#include "test_support.h"
 
 using namespace rocdoc;
 
@@ -192,4 +195,41 @@ TEST_CASE("Versions of AMD's packages name their ROCm and driver releases") {
   CHECK(package_upstream_version("1:6.8.5.60200-2009582.22.04") == "6.8.5.60200");
   CHECK(package_upstream_version("6.2.4-1") == "6.2.4");
   CHECK(package_upstream_version("6.2.4") == "6.2.4");
+}
+
+TEST_CASE("The probe: pacman's local db, a database over its cap, a format not read") {
+  const Knowledge knowledge = load_embedded_knowledge();
+  const std::vector<PythonInterpreter> interpreters;
+  // pacman: the directory names, then the desc of the kept packages only (alpm-db-desc).
+  test::TempSnapshot arch;
+  arch.manifest(test::k_minimal_manifest);
+  arch.file("/var/lib/pacman/local/rocm-core-7.1.1-1/desc",
+            "%NAME%\nrocm-core\n\n%VERSION%\n7.1.1-1\n\n%ARCH%\nx86_64\n");
+  arch.file("/var/lib/pacman/local/linux-6.17.9.arch1-1/desc",
+            "%NAME%\nlinux\n\n%VERSION%\n6.17.9.arch1-1\n\n%ARCH%\nx86_64\n");
+  arch.file("/var/lib/pacman/local/bash-5.3.3-2/desc", "%NAME%\nbash\n\n%VERSION%\n5.3.3-2\n");
+  const PackageFacts pacman =
+      probe_packages({SnapshotHost(arch.dir()), knowledge, interpreters, RuntimeOptions{}});
+  REQUIRE(pacman.databases.size() == 1);
+  CHECK(pacman.databases[0].manager == PackageManager::pacman);
+  REQUIRE(pacman.databases[0].packages.size() == 2);
+  CHECK(pacman.databases[0].packages[0].name == "linux");
+  CHECK(pacman.databases[0].packages[1].name == "rocm-core");
+  CHECK(pacman.databases[0].packages[1].version == "7.1.1-1");
+
+  // A dpkg status file past its cap (a sparse file: its size is what decides) is named, not
+  // read; RHEL 8's BerkeleyDB rpm database is named as a format rocdoc does not read.
+  test::TempSnapshot big;
+  big.manifest(test::k_minimal_manifest);
+  big.file("/var/lib/dpkg/status", "Package: rocm-core\nVersion: 6.2.0\n\n");
+  std::filesystem::resize_file(big.root() + "/var/lib/dpkg/status", k_dpkg_status_cap + 1);
+  big.file("/var/lib/rpm/Packages", std::string(4096, '\0'));
+  const PackageFacts capped =
+      probe_packages({SnapshotHost(big.dir()), knowledge, interpreters, RuntimeOptions{}});
+  REQUIRE(capped.databases.size() == 2);
+  CHECK(capped.databases[0].state == PackageDatabase::State::too_large);
+  CHECK(capped.databases[0].packages.empty());
+  CHECK(capped.databases[0].problem.find("over rocdoc's cap of") != std::string::npos);
+  CHECK(capped.databases[1].manager == PackageManager::rpm);
+  CHECK(capped.databases[1].state == PackageDatabase::State::unsupported);
 }
