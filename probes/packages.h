@@ -16,9 +16,11 @@ namespace rocdoc {
 /// The caps, in one place (docs/snapshot-extensions.md, "Package databases"): a database over
 /// its cap is named in the facts and never read, in part or whole. dpkg's status file is 1-5 MiB
 /// on a desktop; rpmdb.sqlite about 25 KiB per installed package (3.4 MiB for CBL-Mariner's
-/// 129); a pacman desc file a few KiB.
+/// 129); a pacman desc file a few KiB. rpmdb.sqlite is read whole (the reader then touches only
+/// the pages of the kept packages): 128 MiB, about 5000 packages, bounds what a default check
+/// holds in memory; a larger one is named, not read.
 inline constexpr std::uint64_t k_dpkg_status_cap = std::uint64_t{32} << 20;
-inline constexpr std::uint64_t k_rpmdb_cap = std::uint64_t{256} << 20;
+inline constexpr std::uint64_t k_rpmdb_cap = std::uint64_t{128} << 20;
 inline constexpr std::size_t k_pacman_desc_cap = std::size_t{64} << 10;
 inline constexpr std::size_t k_pacman_entries_bound = 100000;
 
