@@ -246,8 +246,9 @@ std::optional<Fix> rocm_sdk_fix(const Knowledge& knowledge, const PythonEnvironm
       return std::nullopt;
     }
     return Fix{fmt::format("Replace the {} ROCm packages (no {} code) with AMD's ROCm {} build "
-                           "for {}: one device package per GPU",
-                           *sdk.libraries_family, target, set->rocm, target),
+                           "for {}, one device package per GPU (ROCm {} user space comes with "
+                           "it; the kernel driver must support ROCm {})",
+                           *sdk.libraries_family, target, set->rocm, target, set->rocm, set->rocm),
                fmt::format("{} -m pip uninstall -y rocm-sdk-libraries-{} && {}", python,
                            util::shell_word(*sdk.libraries_family),
                            amd_wheel_install_line(*set, target, python)),
