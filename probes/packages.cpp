@@ -9,7 +9,8 @@
 //   with every offset checked (and a fuzz harness) is easier to trust than a whole SQL engine
 //   opened on crafted bytes;
 // - it needs no dlopen and no link-time dependency (the release binary starts on machines
-//   without either library), and reads only the pages of the packages it keeps.
+//   without either library), and parses only the pages of the packages it keeps (the file itself
+//   is read whole, within k_rpmdb_cap; a snapshot keeps only those pages).
 // Not read, but named in the facts when present: rpm's BerkeleyDB `Packages` (RHEL/CentOS 8 and
 // older) and SUSE's ndb `Packages.db` (SLE 15, openSUSE Leap 15).
 #include "probes/packages.h"
