@@ -140,8 +140,9 @@ CheckResult arch_unsupported(const CheckContext& context) {
                                 : ""));
         if (fix.empty()) {
           const auto device =
-              judge.rocm_sdk ? rocm_sdk_fix(context.knowledge, *judge.environment, effective)
-              : judge.torch_devices
+              judge.of == JudgeOf::rocm_sdk
+                  ? rocm_sdk_fix(context.knowledge, *judge.environment, effective)
+              : judge.of == JudgeOf::torch_devices
                   ? torch_device_fix(context.knowledge, *judge.environment, effective)
                   : std::nullopt;
           fix = hide_it             ? hide_integrated_fixes(context)

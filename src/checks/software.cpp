@@ -205,7 +205,7 @@ std::optional<Judge> rocm_sdk_judge(const Knowledge& knowledge,
   const RocmSdk& sdk = *environment.rocm_sdk;
   Judge judge;
   judge.environment = &environment;
-  judge.rocm_sdk = true;
+  judge.of = JudgeOf::rocm_sdk;
   std::string code;
   if (sdk.libraries_family) {
     const auto family = knowledge.sdk_family(*sdk.libraries_family);
@@ -280,7 +280,7 @@ std::optional<Judge> torch_devices_judge(const PythonEnvironment& environment) {
   }
   Judge judge;
   judge.environment = &environment;
-  judge.torch_devices = true;
+  judge.of = JudgeOf::torch_devices;
   judge.targets = environment.rocm_sdk->torch_devices;
   judge.what =
       fmt::format("torch {}'s device packages in {} (amd-torch-device-* for {})",

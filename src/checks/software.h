@@ -37,6 +37,13 @@ bool same_rocm(const std::string& a, const std::string& b);
 const PythonEnvironment* first_rocm_torch(const Facts& facts);
 
 /// What one judge (a torch wheel, or the installed ROCm) supports.
+/// What a judge measures, for the fix its missing target gets.
+enum class JudgeOf {
+  torch_or_rocm,  ///< a torch, the installed ROCm release or the newest torch: remedy_for()
+  rocm_sdk,       ///< an environment's pip ROCm (its family, its rocm-sdk-device-* packages)
+  torch_devices,  ///< AMD torch's amd-torch-device-* packages
+};
+
 struct Judge {
   std::string what;                  ///< "torch 2.6.0+rocm6.2.4 in /home/alice/venv/..."
   std::vector<std::string> targets;  ///< targets it has code for
@@ -44,8 +51,7 @@ struct Judge {
   std::vector<std::string> library_gaps;
   std::string bundled_rocm;
   const PythonEnvironment* environment = nullptr;
-  bool rocm_sdk = false;       ///< it is the environment's pip ROCm SDK, not its torch
-  bool torch_devices = false;  ///< it is AMD torch's amd-torch-device-* packages
+  JudgeOf of = JudgeOf::torch_or_rocm;
   /// AMD's official support list for the ROCm release behind it; nullopt when unknown.
   std::optional<std::vector<std::string>> official;
   std::string official_what;  ///< "AMD's ROCm 6.2 support list"
