@@ -29,10 +29,6 @@ namespace rocdoc {
 
 namespace {
 
-bool starts_with(std::string_view text, std::string_view prefix) {
-  return text.substr(0, prefix.size()) == prefix;
-}
-
 /// Calls `visit` with each stanza of a deb-control file (paragraphs separated by blank lines).
 template <typename Visit>
 void for_each_stanza(std::string_view text, Visit visit) {
@@ -62,7 +58,7 @@ void for_each_stanza(std::string_view text, Visit visit) {
 /// The value of `field` in a stanza (its first line only), or empty.
 std::string_view field_of(std::string_view stanza, std::string_view field) {
   for (const auto line : util::lines(stanza)) {
-    if (line.size() > field.size() && line[field.size()] == ':' && starts_with(line, field)) {
+    if (line.size() > field.size() && line[field.size()] == ':' && line.starts_with(field)) {
       return util::trim(line.substr(field.size() + 1));
     }
   }
@@ -227,9 +223,9 @@ bool is_kept_package(std::string_view name) {
       "linux-hardened", "linux-rt",       "linux-rt-lts",   "kernel",
       "kernel-core",    "kernel-default", "kernel-rt-core", "kernel-64k-core"};
   return std::any_of(k_prefixes.begin(), k_prefixes.end(),
-                     [&](std::string_view prefix) { return starts_with(name, prefix); }) ||
+                     [&](std::string_view prefix) { return name.starts_with(prefix); }) ||
          std::find(k_names.begin(), k_names.end(), name) != k_names.end() ||
-         starts_with(name, "linux-image-") || starts_with(name, "python-pytorch");
+         name.starts_with("linux-image-") || name.starts_with("python-pytorch");
 }
 
 std::vector<InstalledPackage> parse_dpkg_status(std::string_view text) {

@@ -10,7 +10,7 @@ namespace {
 
 /// "gfx1151" of "rocm-sdk-device-gfx1151" after `prefix`; "" when the name has another start.
 std::string after(std::string_view name, std::string_view prefix) {
-  return name.size() > prefix.size() && name.substr(0, prefix.size()) == prefix
+  return name.size() > prefix.size() && name.starts_with(prefix)
              ? std::string(name.substr(prefix.size()))
              : std::string();
 }

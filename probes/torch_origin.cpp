@@ -44,11 +44,6 @@ bool published(const Knowledge& knowledge, std::string_view index) {
                      });
 }
 
-bool newer_than_every_release(const Knowledge& knowledge, std::string_view base) {
-  return !knowledge.torch_releases.empty() &&
-         util::version_numbers(base) > util::version_numbers(knowledge.torch_releases.back().torch);
-}
-
 void set(TorchInstall& torch, TorchOrigin origin, std::string detail) {
   torch.origin = origin;
   torch.origin_detail = std::move(detail);
@@ -82,7 +77,7 @@ void classify_rocm_tag(TorchInstall& torch, std::string_view base, std::string_v
           fmt::format("AMD or another build: pytorch.org never published torch {} for {}", base,
                       tag));
     }
-  } else if (newer_than_every_release(knowledge, base) && published(knowledge, tag)) {
+  } else if (knowledge.torch_newer_than_rules(base) && published(knowledge, tag)) {
     set(torch, TorchOrigin::pytorch_org,
         "pytorch.org wheel (" + std::string(tag) + " index; a torch newer than these rules)");
   } else {

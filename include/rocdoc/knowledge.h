@@ -474,12 +474,19 @@ struct Knowledge {
   std::optional<std::string> rocm_of_hip(std::string_view hip) const;
   /// The release row of a torch version ("2.6.0", "2.6.0+rocm6.2.4" → 2.6.0); null if unknown.
   const TorchRelease* torch_release(std::string_view version) const;
+  /// Whether a torch version ("2.15.0", "2.15", "2.15.0+rocm7.14") is newer than every release
+  /// these rules know (its local tag is ignored).
+  bool torch_newer_than_rules(std::string_view version) const;
   /// The newest of AMD's wheel sets with a [device-<target>] extra and, when `python` ("3.12")
   /// is known and the set lists its CPython versions, wheels for it; null if none.
   const AmdWheelSet* amd_wheels_for(std::string_view target,
                                     const std::optional<std::string>& python = std::nullopt) const;
   /// AMD's wheel set whose torch is exactly `version` ("2.12.0+rocm7.14.0"); null if none.
   const AmdWheelSet* amd_wheels_with_torch(std::string_view version) const;
+  /// The newest of AMD's wheel sets of one ROCm release ("7.14"), with a [device-*] extra for
+  /// `target` when one is named; nullptr if none.
+  const AmdWheelSet* amd_wheels_of_release(std::string_view rocm,
+                                           std::string_view target = {}) const;
   const EnvVariable* env_variable(std::string_view name) const;
   /// The WSL row for a ROCm version ("6.4.2"), or the newest row of that major.minor.
   const WslRelease* wsl_release(std::string_view rocm_version) const;

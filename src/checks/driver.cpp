@@ -479,21 +479,23 @@ CheckResult driver_version(const CheckContext& context) {
   }
   const auto package = dkms_package(context, *driver.dkms_version);
   const DriverVersion* kernel = context.knowledge.driver_version(*driver.dkms_version);
+  // A module the rules do not list: the loaded package's version names its ROCm release, or
+  // an AMD GPU Driver release the rules do list (31.50: ROCm 10.0).
   DriverVersion from_package;
-  if (kernel == nullptr && package && package->loaded && package->rocm) {
-    from_package = {*driver.dkms_version, *package->rocm, "the version of " + package->text, ""};
-    kernel = &from_package;
-  }
-  // A module the rules do not list, from an AMD GPU Driver release they do (31.50: ROCm 10.0).
-  const DriverVersion* release_row =
-      kernel == nullptr && package && package->loaded && package->driver_release
-          ? context.knowledge.driver_package(*package->driver_release)
-          : nullptr;
-  if (release_row != nullptr) {
-    from_package = {*driver.dkms_version, release_row->rocm,
-                    "AMD GPU Driver " + release_row->package + ", the version of " + package->text,
-                    release_row->package};
-    kernel = &from_package;
+  if (kernel == nullptr && package && package->loaded) {
+    const DriverVersion* release_row =
+        package->driver_release ? context.knowledge.driver_package(*package->driver_release)
+                                : nullptr;
+    if (package->rocm) {
+      from_package = {*driver.dkms_version, *package->rocm, "the version of " + package->text, ""};
+      kernel = &from_package;
+    } else if (release_row != nullptr) {
+      from_package = {
+          *driver.dkms_version, release_row->rocm,
+          "AMD GPU Driver " + release_row->package + ", the version of " + package->text,
+          release_row->package};
+      kernel = &from_package;
+    }
   }
   if (kernel == nullptr) {
     return skip("DKMS driver " + *driver.dkms_version + " is not in the knowledge base");

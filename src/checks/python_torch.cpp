@@ -48,7 +48,7 @@ std::string main_target(const CheckContext& context) {
 const TorchRelease* rocm_release_for(const CheckContext& context,
                                      const std::optional<std::string>& version,
                                      const std::optional<std::string>& python) {
-  if (version && newer_than_rules(context.knowledge, *version)) {
+  if (version && context.knowledge.torch_newer_than_rules(*version)) {
     return nullptr;  // never a pip line that would downgrade a torch newer than the rules
   }
   const std::string target = main_target(context);
@@ -167,7 +167,7 @@ std::vector<Fix> reinstall_fixes(const CheckContext& context,
   }
   const auto& python = environment.python_version;
   const TorchRelease* release = rocm_release_for(context, environment.torch->version, python);
-  if (release == nullptr && !newer_than_rules(context.knowledge, environment.torch->version)) {
+  if (release == nullptr && !context.knowledge.torch_newer_than_rules(environment.torch->version)) {
     if (auto none = no_wheel_fix(context)) {
       return {*none};
     }
@@ -200,7 +200,7 @@ std::vector<Fix> reinstall_fixes(const CheckContext& context,
         fmt::format("Install the ROCm build of torch {}{}", release->torch,
                     system ? " in a virtual environment (python3 -m venv ~/venv)" : ""),
         *release, system ? "python3" : python_of(&environment), index));
-  } else if (newer_than_rules(context.knowledge, environment.torch->version)) {
+  } else if (context.knowledge.torch_newer_than_rules(environment.torch->version)) {
     fix.push_back(
         {fmt::format(
              "torch {} is newer than these rules (revision {}): install its ROCm build from "
@@ -416,10 +416,8 @@ std::optional<std::pair<std::string, Fix>> sdk_release_problem(
       "torch {} in {} was built for ROCm {}, but the pip ROCm packages beside it are {} "
       "(rocm-sdk-core): torch loads them, not /opt/rocm",
       torch.version, environment.site_dir, *built, sdk.version);
-  const auto set =
-      std::find_if(context.knowledge.amd_wheels.rbegin(), context.knowledge.amd_wheels.rend(),
-                   [&](const AmdWheelSet& wheels) { return wheels.rocm == *built; });
-  if (set == context.knowledge.amd_wheels.rend()) {
+  const AmdWheelSet* set = context.knowledge.amd_wheels_of_release(*built);
+  if (set == nullptr) {
     return std::pair{std::move(problem),
                      Fix{fmt::format("Install the ROCm {} pip packages (rocm, rocm-sdk-core, "
                                      "rocm-sdk-libraries and the device packages) from the "

@@ -10,13 +10,9 @@ namespace rocdoc::checks {
 
 namespace {
 
-bool starts_with(std::string_view text, std::string_view prefix) {
-  return text.substr(0, prefix.size()) == prefix;
-}
-
 bool is_rocm_package(std::string_view name) {
-  return starts_with(name, "rocm") || starts_with(name, "hip") || starts_with(name, "hsa") ||
-         starts_with(name, "miopen") || starts_with(name, "rccl");
+  return name.starts_with("rocm") || name.starts_with("hip") || name.starts_with("hsa") ||
+         name.starts_with("miopen") || name.starts_with("rccl");
 }
 
 bool older(const std::string& a, const std::string& b) {

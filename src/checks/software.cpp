@@ -255,19 +255,17 @@ std::optional<Fix> rocm_sdk_fix(const Knowledge& knowledge, const PythonEnvironm
                false};
   }
   const auto rocm = major_minor(sdk.version);
-  for (auto it = knowledge.amd_wheels.rbegin(); it != knowledge.amd_wheels.rend(); ++it) {
-    if (rocm && it->rocm == *rocm &&
-        std::find(it->devices.begin(), it->devices.end(), target) != it->devices.end()) {
-      return Fix{fmt::format("Add the {} device package of the pip ROCm SDK {} (AMD's ROCm {} "
-                             "index): without it its libraries have no {} kernels",
-                             target, sdk.version, it->rocm, target),
-                 fmt::format("{} -m pip install --index-url {} {}", python,
-                             util::shell_word(it->index_url),
-                             requirement_word("rocm-sdk-device-" + target, sdk.version)),
-                 false};
-    }
+  const AmdWheelSet* set = rocm ? knowledge.amd_wheels_of_release(*rocm, target) : nullptr;
+  if (set == nullptr) {
+    return std::nullopt;
   }
-  return std::nullopt;
+  return Fix{
+      fmt::format("Add the {} device package of the pip ROCm SDK {} (AMD's ROCm {} "
+                  "index): without it its libraries have no {} kernels",
+                  target, sdk.version, set->rocm, target),
+      fmt::format("{} -m pip install --index-url {} {}", python, util::shell_word(set->index_url),
+                  requirement_word("rocm-sdk-device-" + target, sdk.version)),
+      false};
 }
 
 namespace {
@@ -565,7 +563,7 @@ namespace {
 template <typename Fits>
 const TorchRelease* nearest_release(const Knowledge& knowledge,
                                     const std::optional<std::string>& current, Fits fits) {
-  if (current && newer_than_rules(knowledge, *current)) {
+  if (current && knowledge.torch_newer_than_rules(*current)) {
     return nullptr;  // every release the rules know would be a downgrade
   }
   const TorchRelease* best = nullptr;
@@ -678,7 +676,7 @@ const TorchRelease* release_to_propose(const CheckContext& context, const std::s
   }
   if (target.empty()) {
     // No GPU target to judge: the newest release with wheels for the Python.
-    if (current && newer_than_rules(context.knowledge, *current)) {
+    if (current && context.knowledge.torch_newer_than_rules(*current)) {
       return nullptr;
     }
     const auto& releases = context.knowledge.torch_releases;
@@ -737,12 +735,6 @@ std::optional<std::string> index_for_target(const Knowledge& knowledge, const To
   }
   const auto found = indexes_with(knowledge, release, target, python);  // newest first
   return found.empty() ? std::nullopt : std::optional(found.front());
-}
-
-bool newer_than_rules(const Knowledge& knowledge, const std::string& version) {
-  return !knowledge.torch_releases.empty() &&
-         util::version_numbers(base_version(version)) >
-             util::version_numbers(knowledge.torch_releases.back().torch);
 }
 
 namespace {
@@ -859,7 +851,7 @@ std::vector<Fix> remedy_for(const CheckContext& context, const AmdGpu& gpu,
                         *release, python_of(environment),
                         index_to_propose(context, *release, target.name, python).value_or("")));
   } else if (const AmdWheelSet* set = context.knowledge.amd_wheels_for(target.name, python);
-             set != nullptr && !(current && newer_than_rules(context.knowledge, *current))) {
+             set != nullptr && !(current && context.knowledge.torch_newer_than_rules(*current))) {
     fix.push_back(
         {fmt::format("No pytorch.org wheel has {}; AMD builds torch per GPU target: install its "
                      "{} build (ROCm {} user space comes with it; the kernel driver must support "
@@ -888,7 +880,7 @@ std::vector<Fix> remedy_for(const CheckContext& context, const AmdGpu& gpu,
                                known->unneeded_since_torch),
                    "export HSA_OVERRIDE_GFX_VERSION=" + util::shell_word(known->value), false});
   }
-  if (fix.empty() && current && newer_than_rules(context.knowledge, *current)) {
+  if (fix.empty() && current && context.knowledge.torch_newer_than_rules(*current)) {
     fix.push_back(
         {fmt::format("torch {} is newer than these rules (revision {}): check pytorch.org "
                      "and AMD's wheel indexes for a build with {} code",

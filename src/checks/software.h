@@ -171,10 +171,6 @@ std::optional<std::string> index_for_target(
     const Knowledge& knowledge, const TorchRelease& release, const std::string& target,
     const std::optional<std::string>& python = std::nullopt);
 
-/// A torch version newer than every release the rules know ("newer than these rules"): no
-/// pip line ever proposes an older torch for it.
-bool newer_than_rules(const Knowledge& knowledge, const std::string& version);
-
 /// `<python> -m pip install --index-url URL "torchvision[device-gfxN]==V" "torchaudio==V"`: the
 /// companions of the set's torch, from its index.
 std::string amd_companions_install_line(const AmdWheelSet& set, const std::string& target,

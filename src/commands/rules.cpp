@@ -45,20 +45,13 @@ int run_rules_lint(const RulesOptions& options, std::ostream& out) {
   return 0;
 }
 
-/// A torch version newer than every release of the rules ("2.15", "2.14.2").
-bool torch_newer_than_rules(const Knowledge& knowledge, const std::string& version) {
-  return !knowledge.torch_releases.empty() &&
-         util::version_numbers(version) >
-             util::version_numbers(knowledge.torch_releases.back().torch);
-}
-
 int run_rules_show(const RulesOptions& options, std::ostream& out, std::ostream& err) {
   const Knowledge knowledge = load_rules(options.dir);
   const std::string query = util::join(options.what, " ");
   RulesLookup found = lookup_rules(knowledge, query);
   const bool unknown_torch =
       found.kind == RulesLookup::Kind::torch && torch_releases_named(knowledge, found.text).empty();
-  if (unknown_torch && torch_newer_than_rules(knowledge, found.text)) {
+  if (unknown_torch && knowledge.torch_newer_than_rules(found.text)) {
     found.kind = RulesLookup::Kind::newer;  // one answer for a ROCm, torch or driver too new
     found.text = "torch " + found.text;
   }

@@ -27,11 +27,15 @@ std::string_view to_string(PackageManager manager) {
                                           : "pacman";
 }
 
-std::vector<FoundPackage> PackageFacts::named(std::string_view name) const {
+namespace {
+
+/// Every package of every database whose name passes `test`.
+std::vector<FoundPackage> packages_where(const std::vector<PackageDatabase>& databases,
+                                         const std::function<bool(std::string_view)>& test) {
   std::vector<FoundPackage> found;
   for (const auto& database : databases) {
     for (const auto& package : database.packages) {
-      if (package.name == name) {
+      if (test(package.name)) {
         found.push_back({&database, &package});
       }
     }
@@ -39,18 +43,13 @@ std::vector<FoundPackage> PackageFacts::named(std::string_view name) const {
   return found;
 }
 
+}  // namespace
+
+std::vector<FoundPackage> PackageFacts::named(std::string_view name) const {
+  return packages_where(databases, [&](std::string_view candidate) { return candidate == name; });
+}
+
 std::vector<FoundPackage> PackageFacts::rocm_meta_packages() const {
-  const auto matching = [&](auto test) {
-    std::vector<FoundPackage> found;
-    for (const auto& database : databases) {
-      for (const auto& package : database.packages) {
-        if (test(std::string_view(package.name))) {
-          found.push_back({&database, &package});
-        }
-      }
-    }
-    return found;
-  };
   const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
   for (const auto& test : std::vector<std::function<bool(std::string_view)>>{
            [&](std::string_view name) {
@@ -63,7 +62,7 @@ std::vector<FoundPackage> PackageFacts::rocm_meta_packages() const {
            [&](std::string_view name) {
              return name.size() > 12 && name.substr(0, 12) == "libamdhip64-" && is_digit(name[12]);
            }}) {
-    if (auto found = matching(test); !found.empty()) {
+    if (auto found = packages_where(databases, test); !found.empty()) {
       return found;
     }
   }

@@ -282,6 +282,26 @@ const TorchRelease* Knowledge::torch_release(std::string_view version) const {
   return it == torch_releases.end() ? nullptr : &*it;
 }
 
+const AmdWheelSet* Knowledge::amd_wheels_of_release(std::string_view rocm,
+                                                    std::string_view target) const {
+  for (auto it = amd_wheels.rbegin(); it != amd_wheels.rend(); ++it) {
+    if (it->rocm == rocm && (target.empty() || std::find(it->devices.begin(), it->devices.end(),
+                                                         target) != it->devices.end())) {
+      return &*it;
+    }
+  }
+  return nullptr;
+}
+
+bool Knowledge::torch_newer_than_rules(std::string_view version) const {
+  if (torch_releases.empty()) {
+    return false;
+  }
+  const auto numbers = util::version_numbers(version.substr(0, version.find('+')));
+  const auto newest = util::version_numbers(torch_releases.back().torch);
+  return numbers && newest && *numbers > *newest;
+}
+
 const AmdWheelSet* Knowledge::amd_wheels_for(std::string_view target,
                                              const std::optional<std::string>& python) const {
   for (auto it = amd_wheels.rbegin(); it != amd_wheels.rend(); ++it) {

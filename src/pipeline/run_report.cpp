@@ -308,15 +308,12 @@ std::vector<std::string> newer_than_rules_notes(const Facts& facts, const Knowle
                         : util::version_numbers(field(list.back()));
   };
   if (facts.python) {
-    const auto torch =
-        newest(knowledge.torch_releases, [](const TorchRelease& r) { return r.torch; });
     for (const auto& environment : facts.python->environments) {
       if (!environment.torch) {
         continue;
       }
       const std::string& version = environment.torch->version;
-      const auto numbers = util::version_numbers(version.substr(0, version.find('+')));
-      if (torch && numbers && *numbers > *torch) {
+      if (knowledge.torch_newer_than_rules(version)) {
         notes.push_back(fmt::format(
             "torch {} in {} is {}: rocdoc reads its build from its files ({}) but knows neither "
             "its companions nor its GPU targets, and judges neither",
