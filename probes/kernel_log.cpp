@@ -40,8 +40,10 @@ std::optional<KernelEventKind> classify_kernel_line(std::string_view line) {
     return KernelEventKind::firmware_failed;
   }
   // Faults the GPU itself reports: before the resets they lead to, which a line may name too.
+  // "Error Address(PA):0x… Row:… Bank:… Channel:…": the address of a UMC (VRAM) error whose pages
+  // amdgpu retires (umc_v12_0.c; an injected error's lines on dri-devel, 2024-12-30).
   if (has(lower, "uncorrectable") || has(lower, "poison") || has(lower, "bad page") ||
-      has(lower, "retired page")) {
+      has(lower, "retired page") || has(lower, "error address(pa)")) {
     return KernelEventKind::ras_error;
   }
   if ((has(lower, "hub") && has(lower, "page fault")) || has(lower, "vm_l2_protection_fault")) {

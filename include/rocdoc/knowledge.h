@@ -173,6 +173,29 @@ struct AmdWheelSet {
   std::vector<std::string> python;  ///< CPython versions it has wheels for; empty: unknown
 };
 
+/// Whether wheels listed for `versions` (CPython "3.N") exist for `python`: true when either is
+/// unknown (nullopt, empty).
+bool has_python(const std::vector<std::string>& versions, const std::optional<std::string>& python);
+
+/// AMD's torch of one ROCm point release as wheel files on repo.radeon.com (no index: AMD's
+/// Radeon and Ryzen pages download the files and install them), rules/torch.yaml `radeon_wheels`.
+struct RadeonWheelSet {
+  std::string rocm;                 ///< "6.4.1"
+  std::string url;                  ///< "https://repo.radeon.com/rocm/manylinux/rocm-rel-6.4.1/"
+  std::string torch;                ///< "2.6.0+rocm6.4.1.git1ded221d"
+  std::string torchvision;          ///< "0.21.0+rocm6.4.1.git4040d51f"
+  std::string torchaudio;           ///< "2.6.0+rocm6.4.1.gitd8831425"
+  std::string triton;               ///< pytorch_triton_rocm's version; "" when not listed
+  std::vector<std::string> python;  ///< CPython versions the files are named for ("3.12")
+  std::string source;
+};
+
+/// A wheel file's name: torchvision, "0.21.0+rocm6.4.1.git4040d51f", "3.12" →
+/// "torchvision-0.21.0%2Brocm6.4.1.git4040d51f-cp312-cp312-linux_x86_64.whl" (the '+' written as
+/// %2B, as AMD's pages and the server's file names in URLs have it).
+std::string radeon_wheel_file(std::string_view distribution, std::string_view version,
+                              std::string_view python);
+
 struct OsSupport {
   std::string id;                     ///< os-release ID
   std::vector<std::string> versions;  ///< VERSION_ID prefixes
@@ -439,8 +462,9 @@ struct Knowledge {
   std::vector<TorchRelease> torch_releases;  ///< oldest first
   std::vector<EnvVariable> env_variables;
   std::vector<WslRelease> wsl_releases;
-  std::vector<AmdWheelSet> amd_wheels;       ///< oldest first
-  std::vector<std::string> nightly_indexes;  ///< pytorch.org nightly ROCm indexes ("rocm10.1")
+  std::vector<AmdWheelSet> amd_wheels;        ///< oldest first
+  std::vector<RadeonWheelSet> radeon_wheels;  ///< oldest first
+  std::vector<std::string> nightly_indexes;   ///< pytorch.org nightly ROCm indexes ("rocm10.1")
   std::vector<TriageSignature> triage_signatures;  ///< rules/triage.yaml, in file order
   std::vector<CudaPackage> cuda_packages;          ///< rules/cuda_packages.yaml, in file order
   BuildLibraries build_libraries;                  ///< rules/cuda_packages.yaml
@@ -483,6 +507,8 @@ struct Knowledge {
                                     const std::optional<std::string>& python = std::nullopt) const;
   /// AMD's wheel set whose torch is exactly `version` ("2.12.0+rocm7.14.0"); null if none.
   const AmdWheelSet* amd_wheels_with_torch(std::string_view version) const;
+  /// The repo.radeon.com wheel set whose torch is exactly `version`; nullptr if none.
+  const RadeonWheelSet* radeon_wheels_with_torch(std::string_view version) const;
   /// The newest of AMD's wheel sets of one ROCm release ("7.14"), with a [device-*] extra for
   /// `target` when one is named; nullptr if none.
   const AmdWheelSet* amd_wheels_of_release(std::string_view rocm,

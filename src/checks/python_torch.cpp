@@ -269,6 +269,32 @@ std::string target_with_device_extra(const CheckContext& context, const AmdWheel
   return "";
 }
 
+/// AMD's torchvision and torchaudio files of the release this repo.radeon.com torch came from, for
+/// the environment's CPython; words where AMD built none for it (or the version is unknown).
+Fix radeon_companions_fix(const RadeonWheelSet& files, const PythonEnvironment& environment,
+                          const std::string& python) {
+  const auto& cpython = environment.python_version;
+  if (!cpython ||
+      std::find(files.python.begin(), files.python.end(), *cpython) == files.python.end()) {
+    return {fmt::format("Install torchvision {} and torchaudio {} from {} (AMD builds them for "
+                        "CPython {}; this environment's CPython is {}): a new environment with "
+                        "that Python and AMD's four files of this release, as AMD's install page "
+                        "says",
+                        files.torchvision, files.torchaudio, files.url,
+                        util::join(files.python, ", "), cpython.value_or("unknown")),
+            "", false};
+  }
+  return {fmt::format("Install AMD's torchvision and torchaudio built with this torch (ROCm {} "
+                      "files on repo.radeon.com, which has no index: pip installs them by URL)",
+                      files.rocm),
+          fmt::format("{} -m pip install {} {}", python,
+                      util::shell_word(files.url + radeon_wheel_file("torchvision",
+                                                                     files.torchvision, *cpython)),
+                      util::shell_word(
+                          files.url + radeon_wheel_file("torchaudio", files.torchaudio, *cpython))),
+          false};
+}
+
 /// The commands that put matching companions beside this torch.
 std::vector<Fix> companion_fixes(const CheckContext& context, const PythonEnvironment& environment,
                                  const TorchRelease* release) {
@@ -315,6 +341,11 @@ std::vector<Fix> companion_fixes(const CheckContext& context, const PythonEnviro
                      wheels->rocm),
          amd_companions_install_line(*wheels, target_with_device_extra(context, *wheels), python),
          false});
+  } else if (const RadeonWheelSet* files =
+                 torch.origin == TorchOrigin::amd
+                     ? context.knowledge.radeon_wheels_with_torch(torch.version)
+                     : nullptr) {
+    fix.push_back(radeon_companions_fix(*files, environment, python));
   } else if (const auto index = wheel_index(torch)) {
     const bool nightly = torch.origin == TorchOrigin::pytorch_org_nightly;
     fix.push_back({"Reinstall torchvision and torchaudio from torch's own index",

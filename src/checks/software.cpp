@@ -583,14 +583,6 @@ const TorchRelease* nearest_release(const Knowledge& knowledge,
   return best;
 }
 
-/// Whether wheels listed for `versions` (CPython "3.N") exist for `python`: true when either
-/// is unknown (nullopt, empty).
-bool has_python(const std::vector<std::string>& versions,
-                const std::optional<std::string>& python) {
-  return !python || versions.empty() ||
-         std::find(versions.begin(), versions.end(), *python) != versions.end();
-}
-
 /// The indexes of a release whose wheels have code for the target (every index when the
 /// target is empty) and exist for the Python (any when unknown), newest first.
 std::vector<std::string> indexes_with(const Knowledge& knowledge, const TorchRelease& release,

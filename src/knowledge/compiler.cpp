@@ -135,6 +135,7 @@ void write(std::ostream& out, const rocdoc::Knowledge& k) {
       << "  k.env_variables.reserve(" << k.env_variables.size() << ");\n"
       << "  k.wsl_releases.reserve(" << k.wsl_releases.size() << ");\n"
       << "  k.amd_wheels.reserve(" << k.amd_wheels.size() << ");\n"
+      << "  k.radeon_wheels.reserve(" << k.radeon_wheels.size() << ");\n"
       << "  k.triage_signatures.reserve(" << k.triage_signatures.size() << ");\n"
       << "  k.cuda_packages.reserve(" << k.cuda_packages.size() << ");\n"
       << "  k.code_patterns.reserve(" << k.code_patterns.size() << ");\n";
@@ -276,6 +277,13 @@ void write(std::ostream& out, const rocdoc::Knowledge& k) {
         << ", .torchvision = " << literal(a.torchvision)
         << ", .torchaudio = " << literal(a.torchaudio) << ", .devices = " << literals(a.devices)
         << ", .source = " << literal(a.source) << ", .python = " << literals(a.python) << "});\n";
+  }
+  for (const auto& r : k.radeon_wheels) {
+    out << "  k.radeon_wheels.push_back(RadeonWheelSet{.rocm = " << literal(r.rocm)
+        << ", .url = " << literal(r.url) << ", .torch = " << literal(r.torch)
+        << ", .torchvision = " << literal(r.torchvision)
+        << ", .torchaudio = " << literal(r.torchaudio) << ", .triton = " << literal(r.triton)
+        << ", .python = " << literals(r.python) << ", .source = " << literal(r.source) << "});\n";
   }
   for (const auto& s : k.triage_signatures) {
     out << "  k.triage_signatures.push_back(TriageSignature{.id = " << literal(s.id)

@@ -307,10 +307,7 @@ const AmdWheelSet* Knowledge::amd_wheels_for(std::string_view target,
   for (auto it = amd_wheels.rbegin(); it != amd_wheels.rend(); ++it) {
     const bool device =
         std::find(it->devices.begin(), it->devices.end(), target) != it->devices.end();
-    const bool wheels_for_python =
-        !python || it->python.empty() ||
-        std::find(it->python.begin(), it->python.end(), *python) != it->python.end();
-    if (device && wheels_for_python) {
+    if (device && has_python(it->python, python)) {
       return &*it;
     }
   }
@@ -321,6 +318,33 @@ const AmdWheelSet* Knowledge::amd_wheels_with_torch(std::string_view version) co
   const auto it = std::find_if(amd_wheels.begin(), amd_wheels.end(),
                                [&](const AmdWheelSet& set) { return set.torch == version; });
   return it == amd_wheels.end() ? nullptr : &*it;
+}
+
+bool has_python(const std::vector<std::string>& versions,
+                const std::optional<std::string>& python) {
+  return !python || versions.empty() ||
+         std::find(versions.begin(), versions.end(), *python) != versions.end();
+}
+
+const RadeonWheelSet* Knowledge::radeon_wheels_with_torch(std::string_view version) const {
+  const auto it = std::find_if(radeon_wheels.begin(), radeon_wheels.end(),
+                               [&](const RadeonWheelSet& set) { return set.torch == version; });
+  return it == radeon_wheels.end() ? nullptr : &*it;
+}
+
+std::string radeon_wheel_file(std::string_view distribution, std::string_view version,
+                              std::string_view python) {
+  std::string encoded;
+  for (const char c : version) {
+    encoded += c == '+' ? std::string("%2B") : std::string(1, c);
+  }
+  std::string cp = "cp";
+  for (const char c : python) {
+    if (c != '.') {
+      cp += c;
+    }
+  }
+  return std::string(distribution) + "-" + encoded + "-" + cp + "-" + cp + "-linux_x86_64.whl";
 }
 
 const EnvVariable* Knowledge::env_variable(std::string_view name) const {

@@ -698,6 +698,36 @@ void load_torch_extras(const RuleReader& reader, Knowledge& knowledge) {
   }
 }
 
+void load_radeon_wheels(const RuleReader& reader, Knowledge& knowledge) {
+  if (!reader.root()["radeon_wheels"]) {
+    return;
+  }
+  for (const auto& entry : reader.entries("radeon_wheels", "a repo.radeon.com wheel set")) {
+    RadeonWheelSet set{reader.text(entry, "rocm"),
+                       reader.text(entry, "url"),
+                       reader.text(entry, "torch"),
+                       reader.text(entry, "torchvision"),
+                       reader.text(entry, "torchaudio"),
+                       reader.optional_text(entry, "triton"),
+                       python_versions(reader, entry, "python"),
+                       reader.text(entry, "source")};
+    const std::string directory =
+        "https://repo.radeon.com/rocm/manylinux/rocm-rel-" + set.rocm + "/";
+    if (set.url != directory) {
+      reader.fail(entry["url"],
+                  "\"url\" must be AMD's directory of that release, " + quoted(directory));
+    }
+    for (const std::string* version :
+         {&set.torch, &set.torchvision, &set.torchaudio, &set.triton}) {
+      if (!version->empty() && version->find("+rocm" + set.rocm) == std::string::npos) {
+        reader.fail(entry, "the wheels of rocm-rel-" + set.rocm + " carry +rocm" + set.rocm +
+                               " in their versions, not " + quoted(*version));
+      }
+    }
+    knowledge.radeon_wheels.push_back(std::move(set));
+  }
+}
+
 void load_torch(const RuleReader& reader, Knowledge& knowledge) {
   for (const auto& entry : reader.entries("releases", "a torch release")) {
     TorchRelease release;
@@ -746,6 +776,7 @@ void load_torch(const RuleReader& reader, Knowledge& knowledge) {
     knowledge.torch_releases.push_back(std::move(release));
   }
   load_torch_extras(reader, knowledge);
+  load_radeon_wheels(reader, knowledge);
 }
 
 void load_env_vars(const RuleReader& reader, Knowledge& knowledge) {

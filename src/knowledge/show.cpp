@@ -268,6 +268,15 @@ void render_rocm_release(const Knowledge& knowledge, const RocmRelease& release,
                                 set.torch, set.index_url));
     }
   }
+  for (const auto& set : knowledge.radeon_wheels) {
+    if (set.rocm == release.rocm || set.rocm.rfind(release.rocm + ".", 0) == 0) {
+      put_line(out,
+               fmt::format("  AMD wheel files ({}): torch {}, torchvision {}, torchaudio {} in "
+                           "{} (CPython {})",
+                           set.rocm, set.torch, set.torchvision, set.torchaudio, set.url,
+                           util::join(set.python, ", ")));
+    }
+  }
   for (const auto& wsl : knowledge.wsl_releases) {
     if (wsl.rocm == release.rocm || wsl.rocm.rfind(release.rocm + ".", 0) == 0) {
       put_line(out, fmt::format("  WSL ({}): {}", wsl.rocm,
@@ -310,6 +319,13 @@ void render_torch_version(const Knowledge& knowledge, const std::string& version
              fmt::format("  {}: it cannot use an AMD GPU; the ROCm build of the same "
                          "version is below",
                          torch.build == TorchBuild::cuda ? "a CUDA build" : "a CPU-only build"));
+  }
+  if (const RadeonWheelSet* files = knowledge.radeon_wheels_with_torch(version)) {
+    put_line(out, fmt::format("  AMD's wheel files of ROCm {} (no index: installed by URL): "
+                              "torchvision {}, torchaudio {}{} in {} for CPython {}",
+                              files->rocm, files->torchvision, files->torchaudio,
+                              files->triton.empty() ? "" : ", pytorch_triton_rocm " + files->triton,
+                              files->url, util::join(files->python, ", ")));
   }
   const std::string base = version.substr(0, version.find('+'));
   const bool pytorch_org =

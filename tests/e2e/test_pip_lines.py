@@ -16,7 +16,10 @@ For every fixture, each fix command with `pip install` is resolved against the k
 - AMD's companions lines (`--index-url <AMD index> "torchvision[device-gfxN]==V" "torchaudio==W"`,
   put beside the torch of that index): V and W are the set's, the extra is one of the set's;
 - AMD's ROCm pip packages (`--index-url <AMD index> "rocm-sdk-device-gfxN==V"` or
-  `'rocm[libraries]==X.Y.*'`): that index has a set of that ROCm release (with the device).
+  `'rocm[libraries]==X.Y.*'`): that index has a set of that ROCm release (with the device);
+- AMD's wheel files by URL (`https://repo.radeon.com/rocm/manylinux/rocm-rel-R/<name>-<version>-
+  cpXY-cpXY-linux_x86_64.whl`): the directory and versions are one `radeon_wheels` set's, and the
+  files' CPython tag is the environment's and one the set lists.
 A `pip uninstall … && pip install …` line is resolved by its install.
 
 A line whose interpreter is a new virtual environment (`~/rocm-venv/bin/python`) is resolved
@@ -48,6 +51,29 @@ AMD_SETS = {}  # AMD's index URL -> its wheel sets (one per build: 7.14.0, a 7.1
 for _set in TORCH.get("amd_wheels", []):
     AMD_SETS.setdefault(_set["index_url"], []).append(_set)
 PYTORCH_INDEX = "https://download.pytorch.org/whl/"
+RADEON_SETS = TORCH.get("radeon_wheels", [])
+RADEON_FILE = re.compile(r"^(https://repo\.radeon\.com/rocm/manylinux/rocm-rel-[0-9.]+/)"
+                         r"([a-z_]+)-([^-]+)-cp(\d)(\d+)-cp\d+-linux_x86_64\.whl$")
+
+
+def resolve_radeon_files(urls, python, line, where):
+    """Wheel files from repo.radeon.com: each one a file of one radeon_wheels set, for the
+    environment's CPython."""
+    for url in urls:
+        match = RADEON_FILE.match(url)
+        results.check(match is not None, f"{where}: {url} is a wheel file's URL: {line}")
+        if match is None:
+            continue
+        directory, name, version, major, minor = match.groups()
+        version = version.replace("%2B", "+")
+        cpython = f"{major}.{minor}"
+        key = {"pytorch_triton_rocm": "triton"}.get(name, name)
+        owner = [s for s in RADEON_SETS if s["url"] == directory and s.get(key) == version]
+        results.check(bool(owner), f"{where}: {name} {version} is a file of {directory}: {line}")
+        results.check(any(cpython in s["python"] for s in owner),
+                      f"{where}: AMD built {name} {version} for CPython {cpython}: {line}")
+        if python:
+            results.check(python == cpython, f"{where}: the file is for Python {python}: {line}")
 
 
 def targets_for(release, index):
@@ -127,6 +153,10 @@ def resolve(line, python, targets, where):
     words = shlex.split(line)
     index = words[words.index("--index-url") + 1] if "--index-url" in words else None
     pinned = pins(words)
+    urls = [w for w in words if w.startswith("https://repo.radeon.com/")]
+    if urls and index is None:
+        resolve_radeon_files(urls, python, line, where)
+        return
     if index in AMD_SETS and "torch" not in pinned:
         if any(name == "rocm" or name.startswith("rocm-sdk-") for name in pinned):
             resolve_rocm_packages(pinned, AMD_SETS[index], line, where)

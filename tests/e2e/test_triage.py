@@ -190,6 +190,17 @@ EXPECT = {
         "tools": [('a kernel log (dmesg, journalctl -k)', 1)],
         "exit": 1,
     },
+    "umc-ce-ue-reset-failed-mi50.log": {
+        "findings": {"driver.gpu-faults": ("fail", [1, 2, 3, 4, 7, 8])},
+        "signatures": {'amdgpu-gpu-reset-begin', 'amdgpu-gpu-reset-failed', 'amdgpu-psp-ring-failed', 'amdgpu-ras-correctable', 'amdgpu-ras-uncorrectable'},
+        "exit": 1,
+    },
+    "umc-error-address-bad-pages.log": {
+        "findings": {"driver.gpu-faults": ("fail", [3, 4, 5, 6, 7, 8, 9, 10])},
+        "signatures": {'amdgpu-umc-error-address'},
+        "tools": [('a kernel log (dmesg, journalctl -k)', 3)],
+        "exit": 1,
+    },
     "atombios-stuck-radeon-vii.log": {
         "findings": {"driver.amdgpu-missing": ("fail", [1, 4, 5])},
         "signatures": {'amdgpu-fatal-init-error', 'amdgpu-vbios-post-failed'},

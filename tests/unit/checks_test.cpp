@@ -10,6 +10,7 @@
 #include "rocdoc/knowledge_loader.h"
 #include "rocdoc/pipeline.h"
 #include "rocdoc/render.h"
+#include "src/checks/checks.h"
 #include "src/hosts/snapshot.h"
 #include "tests/unit/test_support.h"
 
@@ -552,10 +553,34 @@ TEST_CASE("a stale Triton and a PyPI torchvision beside a ROCm torch", "[checks]
                  "https://repo.amd.com/rocm/whl-multi-arch/ "
                  "\"torchvision[device-gfx1100]==0.27.0+rocm7.14.0\" "
                  "\"torchaudio==2.11.0+rocm7.14.0\""});
-  // Beside a repo.radeon.com torch the rules hold no wheel set for: where it came from.
+  // Beside a repo.radeon.com torch (rules `radeon_wheels`): AMD's two files of that release for
+  // the environment's CPython, by URL (the directory is no index).
   const CheckResult radeon = result_of("amd-torch-pypi-torchvision", "torch.companions");
-  CHECK(commands(radeon) == Commands{""});
-  CHECK(radeon.fix.front().description.find("from where this torch came from") !=
+  CHECK(commands(radeon) ==
+        Commands{"'/home/alice/venv/bin/python3' -m pip install "
+                 "https://repo.radeon.com/rocm/manylinux/rocm-rel-6.4.1/"
+                 "torchvision-0.21.0%2Brocm6.4.1.git4040d51f-cp312-cp312-linux_x86_64.whl "
+                 "https://repo.radeon.com/rocm/manylinux/rocm-rel-6.4.1/"
+                 "torchaudio-2.6.0%2Brocm6.4.1.gitd8831425-cp312-cp312-linux_x86_64.whl"});
+  // The same torch in a CPython AMD built no files for: words, never a URL pip would refuse.
+  Report other_python = fixture("amd-torch-pypi-torchvision");
+  for (auto& environment : other_python.facts.python->environments) {
+    environment.python_version = "3.11";
+  }
+  const GpuInventory gpus = build_gpu_inventory(other_python.facts, knowledge());
+  const CheckResult words =
+      checks::torch_companions(CheckContext{other_python.facts, knowledge(), gpus.gpus, {}});
+  CHECK(commands(words) == Commands{""});
+  CHECK(words.fix.front().description.find("AMD builds them for CPython 3.10, 3.12; this "
+                                           "environment's CPython is 3.11") != std::string::npos);
+  // A torch of AMD's that no rules entry names: where it came from, in words.
+  Report unlisted = fixture("amd-torch-pypi-torchvision");
+  Knowledge without_files = knowledge();
+  without_files.radeon_wheels.clear();
+  const CheckResult unknown = checks::torch_companions(CheckContext{
+      unlisted.facts, without_files, build_gpu_inventory(unlisted.facts, without_files).gpus, {}});
+  CHECK(commands(unknown) == Commands{""});
+  CHECK(unknown.fix.front().description.find("from where this torch came from") !=
         std::string::npos);
   CHECK(result_of("amd-radeon-repo-torch", "torch.companions").status == Status::pass);
   CHECK(result_of("amd-radeon-repo-torch", "torch.rocm-mismatch").status == Status::pass);
@@ -595,8 +620,12 @@ TEST_CASE("GPU faults from the RAS counters: uncorrectable errors and retired pa
   fs::create_directories(ras);
   std::ofstream(ras / "umc_err_count") << "ue: 2\nce: 5\n";
   std::ofstream(ras / "gfx_err_count") << "ue: 0\nce: 1\n";
+  // The eight reserved pages of a real capture (dri-devel, Shuai Xue, 2024-12-30: an injected
+  // UMC error, `cat …/ras/gpu_vram_bad_pages | grep 27f5`), and one pending page.
   std::ofstream(ras / "gpu_vram_bad_pages")
-      << "0x00000001 : 0x00001000 : R\n0x00000002 : 0x00001000 : R\n0x00000003 : 0x00001000 : P\n";
+      << "0x027f5d43 : 0x00001000 : R\n0x027f5d4b : 0x00001000 : R\n0x027f5d53 : 0x00001000 : R\n"
+         "0x027f5d5b : 0x00001000 : R\n0x027f5f43 : 0x00001000 : R\n0x027f5f4b : 0x00001000 : R\n"
+         "0x027f5f53 : 0x00001000 : R\n0x027f5f5b : 0x00001000 : R\n0x00000003 : 0x00001000 : P\n";
   const SnapshotHost host(copy.string());
   const Report report = run_report(host, knowledge(), {});
   const CheckResult r = result(report, "driver.gpu-faults");
@@ -604,7 +633,7 @@ TEST_CASE("GPU faults from the RAS counters: uncorrectable errors and retired pa
   CHECK(r.status == Status::fail);
   CHECK(r.severity == Severity::error);
   CHECK(r.message.find("counts 2 uncorrectable ECC errors (umc 2)") != std::string::npos);
-  CHECK(r.message.find("has retired 3 VRAM pages for errors") != std::string::npos);
+  CHECK(r.message.find("has retired 9 VRAM pages for errors") != std::string::npos);
   CHECK(std::find_if(r.evidence.begin(), r.evidence.end(), [](const std::string& e) {
           return e.find("ras/gfx_err_count ue 0 ce 1") != std::string::npos;
         }) != r.evidence.end());

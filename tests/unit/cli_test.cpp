@@ -183,6 +183,16 @@ TEST_CASE("rules lint validates a directory: rules show prints what the base kno
   CHECK_THAT(
       cli({"rules", "show", "gfx1031"}).out,
       Catch::Matchers::Contains("AMD's torch[device-gfx1031] build: torch 2.12.0+rocm7.14.1"));
+  // Issue 22: AMD's repo.radeon.com build of one point release, and its release's files.
+  CHECK_THAT(cli({"rules", "show", "2.6.0+rocm6.4.1.git1ded221d"}).out,
+             Catch::Matchers::Contains(
+                 "AMD's wheel files of ROCm 6.4.1 (no index: installed by URL): torchvision "
+                 "0.21.0+rocm6.4.1.git4040d51f, torchaudio 2.6.0+rocm6.4.1.gitd8831425, "
+                 "pytorch_triton_rocm 3.2.0+rocm6.4.1.git6da9e660 in "
+                 "https://repo.radeon.com/rocm/manylinux/rocm-rel-6.4.1/ for CPython 3.10, 3.12"));
+  CHECK_THAT(
+      cli({"rules", "show", "rocm", "6.4"}).out,
+      Catch::Matchers::Contains("AMD wheel files (6.4.1): torch 2.6.0+rocm6.4.1.git1ded221d"));
   CHECK(cli({"rules", "show", "torch==2.7.1"}).out == cli({"rules", "show", "torch", "2.7.1"}).out);
   CHECK_THAT(cli({"rules", "show", "2.12.0+cu130"}).out,
              Catch::Matchers::Contains("a CUDA build: it cannot use an AMD GPU"));

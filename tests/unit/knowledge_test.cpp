@@ -616,3 +616,40 @@ TEST_CASE("cuda_packages.yaml: the embedded rows are the loaded file's", "[knowl
   CHECK(loaded.build_libraries.cuda == compiled.build_libraries.cuda);
   CHECK(loaded.build_libraries.rocm == compiled.build_libraries.rocm);
 }
+
+TEST_CASE("torch.yaml radeon_wheels: files of one release, refused at their line when they are not",
+          "[knowledge][rules]") {
+  const std::string torch = embedded_text("torch.yaml");
+  // The embedded file up to its own list, then the row under test.
+  const auto error_for = [&](const std::string& row) {
+    return files_error({{"torch.yaml", torch.substr(0, torch.find("\nradeon_wheels:")) +
+                                           "\nradeon_wheels:\n" + row}});
+  };
+  const std::string good =
+      "  - rocm: \"6.4.1\"\n    url: \"https://repo.radeon.com/rocm/manylinux/rocm-rel-6.4.1/\"\n"
+      "    python: [\"3.12\"]\n    torch: \"2.6.0+rocm6.4.1.git1ded221d\"\n"
+      "    torchvision: \"0.21.0+rocm6.4.1.git4040d51f\"\n"
+      "    torchaudio: \"2.6.0+rocm6.4.1.gitd8831425\"\n    source: s\n";
+  SECTION("a directory of another release") {
+    std::string row = good;
+    row.replace(row.find("rocm-rel-6.4.1"), 14, "rocm-rel-6.4.2");
+    const auto error = error_for(row);
+    CHECK(contains(error, "\"url\" must be AMD's directory of that release"));
+  }
+  SECTION("a version of another release") {
+    std::string row = good;
+    row.replace(row.find("0.21.0+rocm6.4.1"), 16, "0.21.0+rocm6.4.2");
+    CHECK(contains(error_for(row), "carry +rocm6.4.1 in their versions, not"));
+  }
+  SECTION("no CPython named") {
+    std::string row = good;
+    row.replace(row.find("[\"3.12\"]"), 8, "[]");
+    CHECK(contains(error_for(row), "\"python\" lists at least one CPython version"));
+  }
+  const Knowledge embedded = load_embedded_knowledge();
+  const RadeonWheelSet* set = embedded.radeon_wheels_with_torch("2.6.0+rocm6.4.1.git1ded221d");
+  REQUIRE(set != nullptr);
+  CHECK(set->url + radeon_wheel_file("torchvision", set->torchvision, "3.12") ==
+        "https://repo.radeon.com/rocm/manylinux/rocm-rel-6.4.1/"
+        "torchvision-0.21.0%2Brocm6.4.1.git4040d51f-cp312-cp312-linux_x86_64.whl");
+}

@@ -120,6 +120,13 @@ TEST_CASE("Kernel log records: only GPU lines, as dmesg prints them") {
         KernelEventKind::gpu_reset);
   CHECK(classify_kernel_line("amdgpu 0000:41:00.0: amdgpu: 1 uncorrectable hardware errors "
                              "detected in UMC block") == KernelEventKind::ras_error);
+  // A real line (dri-devel, Shuai Xue, 2024-12-30: an injected UMC error).
+  CHECK(classify_kernel_line("[424443.174154] amdgpu 0000:0a:00.0: amdgpu: Error "
+                             "Address(PA):0x27f5d43080 Row:0x1fd7 Col:0x0  Bank:0xa "
+                             "Channel:0x30") == KernelEventKind::ras_error);
+  // A correctable error is no fault of this boot to count (the data stayed intact).
+  CHECK(classify_kernel_line("16:32:32 amdgpu 0000:08:00.0: {1}1 correctable hardware errors "
+                             "detected in umc block") == std::nullopt);
   CHECK(classify_kernel_line("AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x000d "
                              "address=0x7f3a0000 flags=0x0020]") == KernelEventKind::iommu_fault);
   // The live /dev/kmsg (when this process may read it) never blocks and keeps only GPU lines.
