@@ -41,7 +41,10 @@ void for_each_stanza(std::string_view text, Visit visit) {
       const std::size_t next = text.find('\n', line);
       const std::string_view content =
           text.substr(line, next == std::string_view::npos ? std::string_view::npos : next - line);
-      if (util::trim(content).empty()) {
+      // Most lines start with a field name: only a line that starts with white space (or is
+      // empty) can be blank (util::trim's white space: space, tab, CR).
+      const char first = content.empty() ? ' ' : content.front();
+      if ((first == ' ' || first == '\t' || first == '\r') && util::trim(content).empty()) {
         break;
       }
       line = next == std::string_view::npos ? text.size() : next + 1;
@@ -55,12 +58,20 @@ void for_each_stanza(std::string_view text, Visit visit) {
   }
 }
 
-/// The value of `field` in a stanza (its first line only), or empty.
+/// The value of `field` in a stanza (its first line only), or empty. Read in place: a status file
+/// of a desktop holds thousands of stanzas, most of them looked at for their Package line only.
 std::string_view field_of(std::string_view stanza, std::string_view field) {
-  for (const auto line : util::lines(stanza)) {
+  std::size_t start = 0;
+  while (start < stanza.size()) {
+    const std::size_t end = std::min(stanza.find('\n', start), stanza.size());
+    std::string_view line = stanza.substr(start, end - start);
+    if (!line.empty() && line.back() == '\r') {
+      line.remove_suffix(1);
+    }
     if (line.size() > field.size() && line[field.size()] == ':' && line.starts_with(field)) {
       return util::trim(line.substr(field.size() + 1));
     }
+    start = end + 1;
   }
   return {};
 }
