@@ -49,20 +49,28 @@ struct Setting {
   const char* variable;
   PathKind kind;
   HomeExpansion expansion;
-  const char* default_under_home;  ///< nullptr: no default worth judging (the working directory)
 };
 
-// MIOpen's defaults: MIOPEN_USER_DB_PATH ~/.config/miopen/, MIOPEN_CUSTOM_CACHE_DIR
-// ~/.cache/miopen/ (rules/env_vars.yaml, with sources). TunableOp's default file is
-// tunableop_results<device>.csv in the working directory of the run: not judged.
+// The defaults are the rules' (rules/env_vars.yaml `place`, with sources): MIOpen's
+// ~/.config/miopen and ~/.cache/miopen. TunableOp's default file is tunableop_results<device>.csv
+// in the working directory of the run: no default there, so not judged.
 constexpr Setting k_settings[] = {
-    {TuningUse::miopen_user_db, "MIOPEN_USER_DB_PATH", PathKind::directory, HomeExpansion::expanded,
-     "/.config/miopen"},
+    {TuningUse::miopen_user_db, "MIOPEN_USER_DB_PATH", PathKind::directory,
+     HomeExpansion::expanded},
     {TuningUse::miopen_cache, "MIOPEN_CUSTOM_CACHE_DIR", PathKind::directory,
-     HomeExpansion::expanded, "/.cache/miopen"},
+     HomeExpansion::expanded},
     {TuningUse::tunableop_results, "PYTORCH_TUNABLEOP_FILENAME", PathKind::file,
-     HomeExpansion::literal, nullptr},
+     HomeExpansion::literal},
 };
+
+/// The rules' default place of a variable under the home ("/.config/miopen"), or "".
+std::string default_under_home(const Knowledge& knowledge, std::string_view variable) {
+  const EnvVariable* rule = knowledge.env_variable(variable);
+  if (rule == nullptr || !rule->place || rule->place->default_place.rfind("~/", 0) != 0) {
+    return "";
+  }
+  return rule->place->default_place.substr(1);
+}
 
 }  // namespace
 
@@ -101,9 +109,10 @@ TuningFacts probe_tuning(const ProbeContext& context) {
     if (value && !value->empty()) {
       directory.given = *value;
       directory.path = tuning_directory(*value, setting.kind, setting.expansion, home);
-    } else if (setting.default_under_home != nullptr) {
+    } else if (const std::string under = default_under_home(context.knowledge, setting.variable);
+               !under.empty()) {
       directory.is_default = true;
-      directory.path = home.empty() ? std::string() : home + setting.default_under_home;
+      directory.path = home.empty() ? std::string() : home + under;
     } else {
       continue;
     }

@@ -259,6 +259,15 @@ struct AcceptedValues {
   std::string says;         ///< what the program does with any other value, for users
 };
 
+/// Where a variable that names a place (a directory, a file) points by default, and the place a
+/// fix gives a user instead (env.tuning), rules/env_vars.yaml `place`.
+struct PlaceRule {
+  std::string default_place;    ///< "~/.config/miopen"; "" when the default is not judged
+  std::string per_user;         ///< a shell word for one's own place: "$HOME/.config/miopen"
+  std::string on_network_home;  ///< where to point it when the home is networked; "" none
+  std::string source;
+};
+
 struct EnvVariable {
   std::string name;
   EnvVarKind kind = EnvVarKind::real;
@@ -268,6 +277,7 @@ struct EnvVariable {
   std::string source;
   std::optional<LeftOn> left_on;          ///< a debugging setting (env.debug-left-on)
   std::optional<AcceptedValues> accepts;  ///< the values it takes, where they are a closed set
+  std::optional<PlaceRule> place;         ///< for a variable that names a place
 };
 
 /// A key of PyTorch's allocator settings (PYTORCH_ALLOC_CONF and its older names).

@@ -89,17 +89,17 @@ std::string_view consequence(TuningUse use) {
   return "";
 }
 
-/// The per-user place that works, as a shell word ("$HOME/.config/miopen").
-std::string_view per_user_place(TuningUse use) {
-  switch (use) {
-    case TuningUse::miopen_user_db:
-      return "\"$HOME/.config/miopen\"";
-    case TuningUse::miopen_cache:
-      return "\"$HOME/.cache/miopen\"";
-    case TuningUse::tunableop_results:
-      return "\"$HOME/tunableop_results%d.csv\"";
-  }
-  return "";
+/// The rules' place of a variable (rules/env_vars.yaml `place`); nullptr when none.
+const PlaceRule* place_of(const Knowledge& knowledge, std::string_view variable) {
+  const EnvVariable* rule = knowledge.env_variable(variable);
+  return rule != nullptr && rule->place ? &*rule->place : nullptr;
+}
+
+/// The per-user place that works, as a shell word ("$HOME/.config/miopen", double-quoted so the
+/// shell expands $HOME; the loader allows no quote, space or operator in it).
+std::string per_user_place(const Knowledge& knowledge, std::string_view variable) {
+  const PlaceRule* place = place_of(knowledge, variable);
+  return place == nullptr ? std::string() : "\"" + place->per_user + "\"";
 }
 
 /// Why the judged user cannot create files there; nullopt when nothing stands in the way.
@@ -121,8 +121,8 @@ std::optional<std::string> write_obstacle(const TuningDirectory& directory,
                      stat.mode, access.subject().user.empty() ? "you" : access.subject().user);
 }
 
-Fix writable_fix(const TuningDirectory& directory, const AccessFacts& access,
-                 const std::optional<std::string>& home) {
+Fix writable_fix(const Knowledge& knowledge, const TuningDirectory& directory,
+                 const AccessFacts& access, const std::optional<std::string>& home) {
   const std::string& existing = *directory.existing;
   const std::string& user = access.subject().user;
   const bool in_home = home && (existing == *home || existing.rfind(*home + "/", 0) == 0);
@@ -133,8 +133,12 @@ Fix writable_fix(const TuningDirectory& directory, const AccessFacts& access,
             fmt::format("sudo chown -R {}: {}", util::shell_word(user), util::shell_word(existing)),
             true};
   }
+  const std::string place = per_user_place(knowledge, directory.variable);
+  if (place.empty()) {
+    return {fmt::format("Point {} at a directory of your own", directory.variable), "", false};
+  }
   return {fmt::format("Point {} at a directory of your own", directory.variable),
-          fmt::format("export {}={}", directory.variable, per_user_place(directory.use)), false};
+          fmt::format("export {}={}", directory.variable, place), false};
 }
 
 void judge_directories(const CheckContext& context, Problems& problems) {
@@ -163,9 +167,16 @@ void judge_directories(const CheckContext& context, Problems& problems) {
     problems.push_back({Severity::warning,
                         fmt::format("{} cannot be written: {}: {}; {}", holds(directory.use), where,
                                     *obstacle, consequence(directory.use)),
-                        {writable_fix(directory, access, tuning.home)}});
+                        {writable_fix(context.knowledge, directory, access, tuning.home)}});
   }
   if (miopen_moved) {
+    std::vector<std::string> exports;
+    for (const char* variable : {"MIOPEN_USER_DB_PATH", "MIOPEN_CUSTOM_CACHE_DIR"}) {
+      const PlaceRule* place = place_of(context.knowledge, variable);
+      if (place != nullptr && !place->on_network_home.empty()) {
+        exports.push_back(fmt::format("{}=\"{}\"", variable, place->on_network_home));
+      }
+    }
     problems.push_back(
         {Severity::info,
          fmt::format("Your home directory ({}) is on {} ({}): MIOpen's release builds then keep "
@@ -174,9 +185,7 @@ void judge_directories(const CheckContext& context, Problems& problems) {
                      "another's",
                      *tuning.home, tuning.home_mount->type, tuning.home_mount->point),
          {{"Give MIOpen per-user directories (in a shell profile or the job script)",
-           "export MIOPEN_USER_DB_PATH=\"/tmp/miopen-config-$USER\" "
-           "MIOPEN_CUSTOM_CACHE_DIR=\"/tmp/miopen-cache-$USER\"",
-           false}}});
+           exports.empty() ? std::string() : "export " + util::join(exports, " "), false}}});
   }
 }
 

@@ -247,6 +247,15 @@ void write(std::ostream& out, const rocdoc::Knowledge& k) {
     } else {
       out << "std::nullopt";
     }
+    out << ", .place = ";
+    if (v.place) {
+      out << "PlaceRule{.default_place = " << literal(v.place->default_place)
+          << ", .per_user = " << literal(v.place->per_user)
+          << ", .on_network_home = " << literal(v.place->on_network_home)
+          << ", .source = " << literal(v.place->source) << "}";
+    } else {
+      out << "std::nullopt";
+    }
     out << "});\n";
   }
   out << "  k.allocator = AllocatorConfig{.variables = " << literals(k.allocator.variables)

@@ -779,6 +779,40 @@ void load_torch(const RuleReader& reader, Knowledge& knowledge) {
   load_radeon_wheels(reader, knowledge);
 }
 
+/// A variable's `place`: a default under the home ("~/…"), a per-user place that is one shell
+/// word a fix can export ("$HOME/…" or "/…", quoted by the check), and where to go on a
+/// networked home ("/tmp/…").
+PlaceRule place_rule(const RuleReader& reader, const YAML::Node& place) {
+  reader.require_map(place, "\"place\"");
+  PlaceRule rule;
+  rule.default_place = reader.optional_text(place, "default");
+  rule.per_user = reader.text(place, "per_user");
+  rule.on_network_home = reader.optional_text(place, "on_network_home");
+  rule.source = reader.text(place, "source");
+  if (!rule.default_place.empty() && rule.default_place.rfind("~/", 0) != 0) {
+    reader.fail(place["default"], "\"default\" is a place under the home, written ~/…, not " +
+                                      quoted(rule.default_place));
+  }
+  const auto safe = [](const std::string& text) {
+    return text.find_first_of("\"'`\\ ;&|<>()\n") == std::string::npos;
+  };
+  if ((rule.per_user.rfind("$HOME/", 0) != 0 && rule.per_user.rfind('/', 0) != 0) ||
+      !safe(rule.per_user)) {
+    reader.fail(place["per_user"],
+                "\"per_user\" is $HOME/… or an absolute path without quotes, "
+                "spaces or shell operators, not " +
+                    quoted(rule.per_user));
+  }
+  if (!rule.on_network_home.empty() &&
+      (rule.on_network_home.rfind('/', 0) != 0 || !safe(rule.on_network_home))) {
+    reader.fail(place["on_network_home"],
+                "\"on_network_home\" is an absolute path without quotes, spaces or shell "
+                "operators, not " +
+                    quoted(rule.on_network_home));
+  }
+  return rule;
+}
+
 void load_env_vars(const RuleReader& reader, Knowledge& knowledge) {
   for (const auto& entry : reader.entries("variables", "a variable")) {
     EnvVariable variable;
@@ -825,6 +859,9 @@ void load_env_vars(const RuleReader& reader, Knowledge& knowledge) {
       rule.any_number = accepts["numbers"] && reader.choice(accepts, "numbers", {"any"}) == "any";
       rule.says = reader.text(accepts, "says");
       variable.accepts = std::move(rule);
+    }
+    if (const YAML::Node place = entry["place"]) {
+      variable.place = place_rule(reader, place);
     }
     knowledge.env_variables.push_back(std::move(variable));
   }

@@ -653,3 +653,26 @@ TEST_CASE("torch.yaml radeon_wheels: files of one release, refused at their line
         "https://repo.radeon.com/rocm/manylinux/rocm-rel-6.4.1/"
         "torchvision-0.21.0%2Brocm6.4.1.git4040d51f-cp312-cp312-linux_x86_64.whl");
 }
+
+TEST_CASE("env_vars.yaml place: a place a fix can export, refused at its line when it is not",
+          "[knowledge][rules]") {
+  const std::string vars = embedded_text("env_vars.yaml");
+  const std::string per_user = "per_user: \"$HOME/.config/miopen\"";
+  REQUIRE(vars.find(per_user) != std::string::npos);
+  const auto error_for = [&](const std::string& replacement) {
+    std::string text = vars;
+    text.replace(text.find(per_user), per_user.size(), replacement);
+    return files_error({{"env_vars.yaml", text}});
+  };
+  CHECK(contains(error_for("per_user: \"$HOME/my dir\""),
+                 "\"per_user\" is $HOME/… or an absolute path without quotes, spaces or shell "
+                 "operators"));
+  CHECK(contains(error_for("per_user: \"relative/dir\""), "\"per_user\" is $HOME/…"));
+  CHECK(contains(error_for("per_user: \"$HOME/x; rm -rf ~\""), "\"per_user\" is $HOME/…"));
+  const Knowledge embedded = load_embedded_knowledge();
+  const EnvVariable* cache = embedded.env_variable("MIOPEN_CUSTOM_CACHE_DIR");
+  REQUIRE(cache != nullptr);
+  REQUIRE(cache->place);
+  CHECK(cache->place->default_place == "~/.cache/miopen");
+  CHECK(cache->place->on_network_home == "/tmp/miopen-cache-$USER");
+}

@@ -1,6 +1,7 @@
 // env.tuning, shm.small and the compute abilities of the rules, on real strings: allocator
 // settings from torch's docs and users' logs, MIOpen's find modes and switch words from its
 // sources, and snapshots whose directories and mounts are what the fixtures' notes cite.
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include <sstream>
@@ -31,6 +32,7 @@ struct Machine {
   std::string env = "{}";
   std::string stats = "{}";
   std::string gpu = "gfx1100";
+  const Knowledge* rules = nullptr;  ///< the embedded rules unless set
 
   Report report() const {
     snap.manifest(R"({"format": "rocdoc-snapshot/1",
@@ -40,9 +42,10 @@ struct Machine {
     snap.file("/etc/passwd",
               "root:x:0:0:root:/root:/bin/bash\n"
               "alice:x:1000:1000:Alice:/home/alice:/bin/bash\n");
-    return run_report(SnapshotHost(snap.dir()), test::embedded_knowledge(),
+    const Knowledge& knowledge = rules != nullptr ? *rules : test::embedded_knowledge();
+    return run_report(SnapshotHost(snap.dir()), knowledge,
                       {{"env.tuning", "env.debug-left-on"}, {}}, {},
-                      parse_declared_gpus(test::embedded_knowledge(), {gpu}));
+                      parse_declared_gpus(knowledge, {gpu}));
   }
 };
 
@@ -213,6 +216,34 @@ TEST_CASE("directories MIOpen cannot write, and a home on NFS", "[tuning]") {
     CHECK(fix_commands(r) ==
           std::vector<std::string>{"export MIOPEN_USER_DB_PATH=\"/tmp/miopen-config-$USER\" "
                                    "MIOPEN_CUSTOM_CACHE_DIR=\"/tmp/miopen-cache-$USER\""});
+  }
+  SECTION("the places are the rules' (env_vars.yaml `place`), not the code's") {
+    Knowledge changed = test::embedded_knowledge();
+    for (auto& variable : changed.env_variables) {
+      if (variable.name == "MIOPEN_CUSTOM_CACHE_DIR") {
+        variable.place->default_place = "~/kernels";
+      }
+      if (variable.name == "MIOPEN_USER_DB_PATH") {
+        variable.place->per_user = "$HOME/miopen-db";
+      }
+    }
+    Machine machine;
+    machine.rules = &changed;
+    machine.env = R"({"MIOPEN_USER_DB_PATH": "/opt/models/miopen"})";
+    machine.stats = R"({"/opt/models": {"type": "dir", "mode": "0777", "uid": 0, "gid": 0},
+                        "/home/alice": {"type": "dir", "mode": "0750", "uid": 1000, "gid": 1000},
+                        "/home/alice/kernels": {"type": "dir", "mode": "0755", "uid": 0, "gid": 0}})";
+    machine.snap.file(
+        "/proc/mounts",
+        "/dev/sda1 / ext4 rw,relatime 0 0\n/dev/sdb1 /opt/models ext4 ro,relatime 0 0\n");
+    const CheckResult r = check_result(machine.report(), "env.tuning");
+    CHECK(std::any_of(r.evidence.begin(), r.evidence.end(), [](const std::string& line) {
+      return line.find("/home/alice/kernels (the default of MIOPEN_CUSTOM_CACHE_DIR)") !=
+             std::string::npos;
+    }));
+    CHECK(fix_commands(r) ==
+          std::vector<std::string>{"export MIOPEN_USER_DB_PATH=\"$HOME/miopen-db\"",
+                                   "sudo chown -R alice: /home/alice/kernels"});
   }
   SECTION("a snapshot's own tree says nothing about owners") {
     Machine machine;
