@@ -39,6 +39,7 @@ enum class Topic {
   pci_ids,
   torch,
   amd_wheels,
+  radeon_wheels,
   rocm_releases,
   driver_versions,
   env_variables,
@@ -67,7 +68,7 @@ const std::map<std::string_view, std::vector<Topic>>& topics_read() {
       {"torch.cuda-wheel", {T::torch, T::amd_wheels}},
       {"torch.cpu-wheel", {T::torch, T::amd_wheels}},
       {"torch.rocm-mismatch", {T::torch}},
-      {"torch.companions", {T::torch}},
+      {"torch.companions", {T::torch, T::amd_wheels, T::radeon_wheels}},
       {"python.cuda-packages", {T::cuda_packages}},
       {"torch.arch-missing", {T::overrides, T::torch, T::amd_wheels}},
       {"env.unknown", {T::env_variables}},
@@ -125,6 +126,12 @@ TopicSources topic_sources(Topic topic, const Knowledge& knowledge) {
       out = {"torch.yaml", "AMD's wheel sets", "", {}};
       for (const auto& wheels : knowledge.amd_wheels) {
         out.entries.push_back(wheels.source);
+      }
+      break;
+    case Topic::radeon_wheels:
+      out = {"torch.yaml", "AMD's wheel files on repo.radeon.com", "", {}};
+      for (const auto& files : knowledge.radeon_wheels) {
+        out.entries.push_back(files.source);
       }
       break;
     case Topic::rocm_releases:
