@@ -1045,3 +1045,35 @@ TEST_CASE("the iGPU is not given a torch while the discrete GPU is parked on vfi
   CHECK(r.fix.front().description.find("choose torch for its gfx1100") != std::string::npos);
   CHECK(r.fix_order == FixOrder::alternatives);
 }
+
+TEST_CASE("a Phoenix APU with the TTM limit raised is silent; at the default it is told the limit",
+          "[checks][memory]") {
+  // phoenix-780m-2g-uma-ttm-raised: ollama/ollama#2637's 780M (2048M of VRAM, 81920M of GTT,
+  // pages_limit 20971520): apu.memory passes.
+  const CheckResult raised = result_of("phoenix-780m-2g-uma-ttm-raised", "apu.memory");
+  CHECK(raised.status == Status::pass);
+  // The same machine left at the default limit (half of the RAM): the limit that uses 90 % of it.
+  namespace fs = std::filesystem;
+  const fs::path copy =
+      fs::temp_directory_path() / ("rocdoc-phoenix-" + std::to_string(::getpid()));
+  fs::remove_all(copy);
+  fs::copy(std::string(ROCDOC_FIXTURES_DIR) + "/phoenix-780m-2g-uma-ttm-raised", copy,
+           fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  std::ofstream(copy / "root/sys/module/ttm/parameters/pages_limit") << "12276265\n";
+  std::ofstream(copy / "root/sys/bus/pci/devices/0000:c5:00.0/mem_info_gtt_total")
+      << "50283581440\n";
+  std::ofstream(copy / "root/proc/cmdline")
+      << "BOOT_IMAGE=/boot/vmlinuz-6.8.0-87-generic root=UUID=5f3a8b1e-2c47-4d0a-9b6e-7c1d2e3f4a5b "
+         "ro quiet splash vt.handoff=7\n";
+  const SnapshotHost host(copy.string());
+  const Report report = run_report(host, knowledge(), {});
+  const CheckResult fallen = result(report, "apu.memory");
+  fs::remove_all(copy);
+  CHECK(fallen.status == Status::warn);
+  CHECK(fallen.message ==
+        "The GPU may use only 46.8 GiB of this APU's 93.7 GiB of RAM: the TTM limit is at its "
+        "default, half of the RAM");
+  CHECK(commands(fallen) ==
+        Commands{"sudo sed -i 's/^GRUB_CMDLINE_LINUX_DEFAULT=\"/&ttm.pages_limit=22020096 /' "
+                 "/etc/default/grub && sudo update-grub"});
+}
