@@ -5,12 +5,15 @@
 
 #include <re2/re2.h>
 #include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <set>
+#include <sstream>
 #include <utility>
 
 #include "rocdoc/gfx_target.h"
@@ -82,15 +85,73 @@ class StructureCheck {
   std::set<std::pair<int, bool>> m_seen;  // position, is a mapping
 };
 
+/// Where a YAML text's second document begins, if it has one: the parser's events, counted,
+/// stopping at the second document. yaml-cpp's LoadAll never returns on a stray ',' at block
+/// level (each try yields one more empty document: a fuzz finding, kept in
+/// tests/fuzz/regressions/rules/), so documents are counted here, never collected.
+class SecondDocument : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark& /*mark*/) override { ++m_documents; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t /*anchor*/) override { node(mark); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t /*anchor*/) override { node(mark); }
+  void OnScalar(const YAML::Mark& mark, const std::string& /*tag*/, YAML::anchor_t /*anchor*/,
+                const std::string& /*value*/) override {
+    node(mark);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& /*tag*/,
+                       YAML::anchor_t /*anchor*/, YAML::EmitterStyle::value /*style*/) override {
+    node(mark);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& mark, const std::string& /*tag*/, YAML::anchor_t /*anchor*/,
+                  YAML::EmitterStyle::value /*style*/) override {
+    node(mark);
+  }
+  void OnMapEnd() override {}
+
+  int documents() const { return m_documents; }
+  /// The second document's first node (its line, as YAML::Node::Mark() gave it).
+  const std::optional<YAML::Mark>& start() const { return m_start; }
+  /// Whether the "second document" is the parser stuck where the first began (a stray ',').
+  bool stuck() const { return m_first && m_start && m_first->pos == m_start->pos; }
+
+ private:
+  void node(const YAML::Mark& mark) {
+    if (m_documents == 1 && !m_first) {
+      m_first = mark;
+    }
+    if (m_documents == 2 && !m_start) {
+      m_start = mark;
+    }
+  }
+
+  int m_documents = 0;
+  std::optional<YAML::Mark> m_first;
+  std::optional<YAML::Mark> m_start;
+};
+
 /// Parses one file and checks what every rules file must be: at most k_max_rules_file_bytes,
 /// one valid YAML document, no duplicate keys, no deep nesting.
 YAML::Node parse(const RuleText& file) {
   if (file.content.size() > k_max_rules_file_bytes) {
     throw RulesError(file.name, 0, 0, oversize_rules_file_problem(file.content.size()));
   }
-  std::vector<YAML::Node> documents;
+  YAML::Node root;
   try {
-    documents = YAML::LoadAll(file.content);  // YAML::Load would ignore a second document
+    std::istringstream stream(file.content);
+    YAML::Parser parser(stream);
+    SecondDocument second;
+    while (second.documents() < 2 && parser.HandleNextDocument(second)) {
+    }
+    if (second.documents() > 1) {
+      const YAML::Mark mark = second.start().value_or(YAML::Mark());
+      throw RulesError(file.name, mark.line + 1, mark.column + 1,
+                       second.stuck() ? "YAML that cannot be read past this point (a ',' or "
+                                        "another flow indicator outside [ ] or { })"
+                                      : "a second YAML document; a rules file holds one");
+    }
+    root = YAML::Load(file.content);  // one document, as counted above
   } catch (const YAML::DeepRecursion& error) {
     throw RulesError(file.name, error.mark.line + 1, error.mark.column + 1, nesting_problem());
   } catch (const YAML::ParserException& error) {
@@ -98,12 +159,6 @@ YAML::Node parse(const RuleText& file) {
     throw RulesError(file.name, error.mark.line + 1, error.mark.column + 1,
                      util::excerpt(error.msg, 200));
   }
-  if (documents.size() > 1) {
-    const YAML::Mark mark = documents[1].Mark();
-    throw RulesError(file.name, mark.line + 1, mark.column + 1,
-                     "a second YAML document; a rules file holds one");
-  }
-  const YAML::Node root = documents.empty() ? YAML::Node() : documents.front();
   StructureCheck(file.name).walk(root, 1);
   return root;
 }

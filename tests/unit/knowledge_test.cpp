@@ -505,6 +505,13 @@ TEST_CASE("rules structure: deep nesting and a second document are refused", "[k
     CHECK(error.line() == 3);
     CHECK(contains(error, "a second YAML document; a rules file holds one"));
   }
+  SECTION("a stray comma at block level ends (yaml-cpp's LoadAll never returned: a fuzz finding)") {
+    const RulesError error = files_error({{"revision.yaml", ",,,revision: \"2026-12-07\"\n"}});
+    CHECK(error.line() == 1);
+    CHECK(contains(error,
+                   "YAML that cannot be read past this point (a ',' or another flow "
+                   "indicator outside [ ] or { })"));
+  }
 }
 
 TEST_CASE("aliases are checked once: a billion laughs stays cheap", "[knowledge][rules]") {
