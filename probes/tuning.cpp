@@ -65,11 +65,11 @@ constexpr Setting k_settings[] = {
 
 /// The rules' default place of a variable under the home ("/.config/miopen"), or "".
 std::string default_under_home(const Knowledge& knowledge, std::string_view variable) {
-  const EnvVariable* rule = knowledge.env_variable(variable);
-  if (rule == nullptr || !rule->place || rule->place->default_place.rfind("~/", 0) != 0) {
+  const PlaceRule* place = knowledge.place(variable);
+  if (place == nullptr || !place->default_place.starts_with("~/")) {
     return "";
   }
-  return rule->place->default_place.substr(1);
+  return place->default_place.substr(1);
 }
 
 }  // namespace

@@ -191,8 +191,8 @@ struct RadeonWheelSet {
 };
 
 /// A wheel file's name: torchvision, "0.21.0+rocm6.4.1.git4040d51f", "3.12" →
-/// "torchvision-0.21.0%2Brocm6.4.1.git4040d51f-cp312-cp312-linux_x86_64.whl" (the '+' written as
-/// %2B, as AMD's pages and the server's file names in URLs have it).
+/// "torchvision-0.21.0%2Brocm6.4.1.git4040d51f-cp312-cp312-linux_x86_64.whl" (the version as a
+/// URI path: its '+' written as %2B, as AMD's pages have it).
 std::string radeon_wheel_file(std::string_view distribution, std::string_view version,
                               std::string_view python);
 
@@ -524,6 +524,8 @@ struct Knowledge {
   const AmdWheelSet* amd_wheels_of_release(std::string_view rocm,
                                            std::string_view target = {}) const;
   const EnvVariable* env_variable(std::string_view name) const;
+  /// The `place` of a variable that names one (env_vars.yaml); nullptr when it has none.
+  const PlaceRule* place(std::string_view variable) const;
   /// The WSL row for a ROCm version ("6.4.2"), or the newest row of that major.minor.
   const WslRelease* wsl_release(std::string_view rocm_version) const;
   /// The first rules/cuda_packages.yaml row naming a distribution (normalised); null if none.

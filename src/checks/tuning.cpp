@@ -89,16 +89,10 @@ std::string_view consequence(TuningUse use) {
   return "";
 }
 
-/// The rules' place of a variable (rules/env_vars.yaml `place`); nullptr when none.
-const PlaceRule* place_of(const Knowledge& knowledge, std::string_view variable) {
-  const EnvVariable* rule = knowledge.env_variable(variable);
-  return rule != nullptr && rule->place ? &*rule->place : nullptr;
-}
-
 /// The per-user place that works, as a shell word ("$HOME/.config/miopen", double-quoted so the
 /// shell expands $HOME; the loader allows no quote, space or operator in it).
 std::string per_user_place(const Knowledge& knowledge, std::string_view variable) {
-  const PlaceRule* place = place_of(knowledge, variable);
+  const PlaceRule* place = knowledge.place(variable);
   return place == nullptr ? std::string() : "\"" + place->per_user + "\"";
 }
 
@@ -172,7 +166,7 @@ void judge_directories(const CheckContext& context, Problems& problems) {
   if (miopen_moved) {
     std::vector<std::string> exports;
     for (const char* variable : {"MIOPEN_USER_DB_PATH", "MIOPEN_CUSTOM_CACHE_DIR"}) {
-      const PlaceRule* place = place_of(context.knowledge, variable);
+      const PlaceRule* place = context.knowledge.place(variable);
       if (place != nullptr && !place->on_network_home.empty()) {
         exports.push_back(fmt::format("{}=\"{}\"", variable, place->on_network_home));
       }

@@ -334,17 +334,19 @@ const RadeonWheelSet* Knowledge::radeon_wheels_with_torch(std::string_view versi
 
 std::string radeon_wheel_file(std::string_view distribution, std::string_view version,
                               std::string_view python) {
-  std::string encoded;
-  for (const char c : version) {
-    encoded += c == '+' ? std::string("%2B") : std::string(1, c);
-  }
   std::string cp = "cp";
   for (const char c : python) {
     if (c != '.') {
       cp += c;
     }
   }
-  return std::string(distribution) + "-" + encoded + "-" + cp + "-" + cp + "-linux_x86_64.whl";
+  return std::string(distribution) + "-" + util::uri_path(version) + "-" + cp + "-" + cp +
+         "-linux_x86_64.whl";
+}
+
+const PlaceRule* Knowledge::place(std::string_view variable) const {
+  const EnvVariable* rule = env_variable(variable);
+  return rule != nullptr && rule->place ? &*rule->place : nullptr;
 }
 
 const EnvVariable* Knowledge::env_variable(std::string_view name) const {
@@ -361,7 +363,7 @@ const WslRelease* Knowledge::wsl_release(std::string_view rocm_version) const {
     }
     const auto dot = rocm_version.find('.', rocm_version.find('.') + 1);
     const std::string_view major_minor = rocm_version.substr(0, dot);
-    if (release.rocm.rfind(std::string(major_minor) + ".", 0) == 0 || release.rocm == major_minor) {
+    if (util::version_within(release.rocm, major_minor)) {
       best = &release;
     }
   }

@@ -168,7 +168,7 @@ std::vector<const TorchRelease*> torch_releases_named(const Knowledge& knowledge
   const std::string base(version.substr(0, version.find('+')));
   std::vector<const TorchRelease*> named;
   for (const auto& release : knowledge.torch_releases) {
-    if (release.torch == base || release.torch.rfind(base + ".", 0) == 0) {
+    if (util::version_within(release.torch, base)) {
       named.push_back(&release);
     }
   }
@@ -255,7 +255,7 @@ void render_rocm_release(const Knowledge& knowledge, const RocmRelease& release,
   std::vector<std::string> wheels;
   for (const auto& torch : knowledge.torch_releases) {
     for (const auto& index : torch.rocm_indexes) {
-      if (index == "rocm" + release.rocm || index.rfind("rocm" + release.rocm + ".", 0) == 0) {
+      if (util::version_within(index, "rocm" + release.rocm)) {
         wheels.push_back(torch.torch + " (" + index + ")");
       }
     }
@@ -269,7 +269,7 @@ void render_rocm_release(const Knowledge& knowledge, const RocmRelease& release,
     }
   }
   for (const auto& set : knowledge.radeon_wheels) {
-    if (set.rocm == release.rocm || set.rocm.rfind(release.rocm + ".", 0) == 0) {
+    if (util::version_within(set.rocm, release.rocm)) {
       put_line(out,
                fmt::format("  AMD wheel files ({}): torch {}, torchvision {}, torchaudio {} in "
                            "{} (CPython {})",
@@ -278,7 +278,7 @@ void render_rocm_release(const Knowledge& knowledge, const RocmRelease& release,
     }
   }
   for (const auto& wsl : knowledge.wsl_releases) {
-    if (wsl.rocm == release.rocm || wsl.rocm.rfind(release.rocm + ".", 0) == 0) {
+    if (util::version_within(wsl.rocm, release.rocm)) {
       put_line(out, fmt::format("  WSL ({}): {}", wsl.rocm,
                                 wsl.supported ? wsl.runtime_library : "no WSL runtime"));
     }

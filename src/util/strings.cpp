@@ -339,6 +339,11 @@ bool wildcard_match(std::string_view pattern, std::string_view name) {
   return p == pattern.size();
 }
 
+bool version_within(std::string_view version, std::string_view release) {
+  return version.starts_with(release) &&
+         (version.size() == release.size() || version[release.size()] == '.');
+}
+
 std::string uri_path(std::string_view path) {
   static constexpr char k_hex[] = "0123456789ABCDEF";
   std::string out;

@@ -62,6 +62,10 @@ std::string parent_path(std::string_view path);
 /// none. Anything after '+' (a local version) is ignored.
 std::optional<std::vector<int>> version_numbers(std::string_view version);
 
+/// Whether `version` is `release` or one of its points: ("6.4.1", "6.4") and ("6.4", "6.4") are,
+/// ("6.40", "6.4") is not.
+bool version_within(std::string_view version, std::string_view release);
+
 /// `text` made safe for a terminal: control characters (C0, DEL, C1), and bytes that are not
 /// UTF-8, are written as escapes (\n, \t, \r, \\, \x1b, \u009b, \xff); everything else,
 /// valid multi-byte UTF-8 included, is kept. A backslash is doubled only when `text` needed

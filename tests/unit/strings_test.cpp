@@ -42,6 +42,11 @@ TEST_CASE("parent_path and version_numbers", "[util]") {
   CHECK(version_numbers("1.13.0a0") == std::vector<int>{1, 13, 0});
   CHECK(version_numbers("2.6.0+rocm6.2.4") == std::vector<int>{2, 6, 0});
   CHECK(version_numbers("2.9.1") < version_numbers("2.10.0"));
+  CHECK(version_within("6.4.1", "6.4"));
+  CHECK(version_within("6.4", "6.4"));
+  CHECK(version_within("rocm6.2.4", "rocm6.2"));
+  CHECK_FALSE(version_within("6.40", "6.4"));
+  CHECK_FALSE(version_within("6", "6.4"));
   CHECK_FALSE(version_numbers("2.x").has_value());
   CHECK(version_numbers("2.15.0.dev20260926+rocm10.0") == std::vector<int>{2, 15, 0});
   CHECK_FALSE(version_numbers("dev1").has_value());
