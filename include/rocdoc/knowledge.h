@@ -180,12 +180,12 @@ bool has_python(const std::vector<std::string>& versions, const std::optional<st
 /// AMD's torch of one ROCm point release as wheel files on repo.radeon.com (no index: AMD's
 /// Radeon and Ryzen pages download the files and install them), rules/torch.yaml `radeon_wheels`.
 struct RadeonWheelSet {
-  std::string rocm;                 ///< "6.4.1"
-  std::string url;                  ///< "https://repo.radeon.com/rocm/manylinux/rocm-rel-6.4.1/"
-  std::string torch;                ///< "2.6.0+rocm6.4.1.git1ded221d"
-  std::string torchvision;          ///< "0.21.0+rocm6.4.1.git4040d51f"
-  std::string torchaudio;           ///< "2.6.0+rocm6.4.1.gitd8831425"
-  std::string triton;               ///< pytorch_triton_rocm's version; "" when not listed
+  std::string rocm;         ///< "6.4.1"
+  std::string url;          ///< "https://repo.radeon.com/rocm/manylinux/rocm-rel-6.4.1/"
+  std::string torch;        ///< "2.6.0+rocm6.4.1.git1ded221d"
+  std::string torchvision;  ///< "0.21.0+rocm6.4.1.git4040d51f"
+  std::string torchaudio;   ///< "2.6.0+rocm6.4.1.gitd8831425"
+  std::string triton;  ///< the Triton wheel's version (pytorch_triton_rocm, `triton` from 7.0.2)
   std::vector<std::string> python;  ///< CPython versions the files are named for ("3.12")
   std::string source;
 };

@@ -324,8 +324,8 @@ void render_torch_version(const Knowledge& knowledge, const std::string& version
     put_line(out, fmt::format("  AMD's wheel files of ROCm {} (no index: installed by URL): "
                               "torchvision {}, torchaudio {}{} in {} for CPython {}",
                               files->rocm, files->torchvision, files->torchaudio,
-                              files->triton.empty() ? "" : ", pytorch_triton_rocm " + files->triton,
-                              files->url, util::join(files->python, ", ")));
+                              files->triton.empty() ? "" : ", Triton " + files->triton, files->url,
+                              util::join(files->python, ", ")));
   }
   const std::string base = version.substr(0, version.find('+'));
   const bool pytorch_org =

@@ -188,7 +188,7 @@ TEST_CASE("rules lint validates a directory: rules show prints what the base kno
              Catch::Matchers::Contains(
                  "AMD's wheel files of ROCm 6.4.1 (no index: installed by URL): torchvision "
                  "0.21.0+rocm6.4.1.git4040d51f, torchaudio 2.6.0+rocm6.4.1.gitd8831425, "
-                 "pytorch_triton_rocm 3.2.0+rocm6.4.1.git6da9e660 in "
+                 "Triton 3.2.0+rocm6.4.1.git6da9e660 in "
                  "https://repo.radeon.com/rocm/manylinux/rocm-rel-6.4.1/ for CPython 3.10, 3.12"));
   CHECK_THAT(
       cli({"rules", "show", "rocm", "6.4"}).out,
