@@ -195,7 +195,7 @@ KfdFacts probe_kfd_topology(const ProbeContext& context) {
       facts.nodes.push_back(std::move(node));
       continue;  // name and gpu_id are refused alike (kfd_topology.c node_show)
     }
-    target_from_device_id(node, context.knowledge);
+    target_from_device_id(node, context.knowledge.get());
     if (const auto node_name = host.read_file(dir + "/name", 256)) {
       node.name = std::string(util::trim(*node_name));
     }

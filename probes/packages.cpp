@@ -29,33 +29,46 @@ namespace rocdoc {
 
 namespace {
 
-/// Calls `visit` with each stanza of a deb-control file (paragraphs separated by blank lines).
-template <typename Visit>
-void for_each_stanza(std::string_view text, Visit visit) {
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = start;
-    // A stanza ends at a line that is empty (or only whitespace).
-    std::size_t line = start;
-    while (line < text.size()) {
-      const std::size_t next = text.find('\n', line);
-      const std::string_view content =
-          text.substr(line, next == std::string_view::npos ? std::string_view::npos : next - line);
-      // Most lines start with a field name: only a line that starts with white space (or is
-      // empty) can be blank (util::trim's white space: space, tab, CR).
-      const char first = content.empty() ? ' ' : content.front();
-      if ((first == ' ' || first == '\t' || first == '\r') && util::trim(content).empty()) {
-        break;
-      }
-      line = next == std::string_view::npos ? text.size() : next + 1;
+/// Whether text[start, end) is a blank line, which ends a stanza: empty, or only white space
+/// (util::trim's: space, tab, CR).
+bool is_blank_line(std::string_view text, std::size_t start, std::size_t end) {
+  return start == end || util::trim(text.substr(start, end - start)).empty();
+}
+
+/// The start of the stanza holding the line that starts at `line`: the line after the blank line
+/// before it, or the start of the text.
+std::size_t stanza_start(std::string_view text, std::size_t line) {
+  while (line > 0) {
+    const std::size_t previous = line == 1 ? 0 : text.rfind('\n', line - 2) + 1;  // npos + 1 = 0
+    if (is_blank_line(text, previous, line - 1)) {
+      return line;
     }
-    end = line;
-    if (end > start) {
-      visit(text.substr(start, end - start));
-    }
-    const std::size_t next = text.find('\n', end);
-    start = next == std::string_view::npos ? text.size() : next + 1;
+    line = previous;
   }
+  return 0;
+}
+
+/// The end of the stanza holding the line that starts at `line`: the start of the blank line
+/// after it, or the end of the text.
+std::size_t stanza_end(std::string_view text, std::size_t line) {
+  while (line < text.size()) {
+    const std::size_t end = std::min(text.find('\n', line), text.size());
+    if (is_blank_line(text, line, end)) {
+      return line;
+    }
+    line = end + 1;
+  }
+  return text.size();
+}
+
+/// The value of the field whose line starts at `line` ("Package: rocm-core" → "rocm-core").
+std::string_view field_value_at(std::string_view text, std::size_t line, std::size_t name_size) {
+  std::string_view value = text.substr(line + name_size + 1);
+  value = value.substr(0, value.find('\n'));
+  if (!value.empty() && value.back() == '\r') {
+    value.remove_suffix(1);
+  }
+  return util::trim(value);
 }
 
 /// The value of `field` in a stanza (its first line only), or empty. Read in place: a status file
@@ -74,6 +87,30 @@ std::string_view field_of(std::string_view stanza, std::string_view field) {
     start = end + 1;
   }
   return {};
+}
+
+/// Calls `visit` with each stanza of a deb-control file (paragraphs separated by blank lines)
+/// whose Package field (its first) names a kept package. A status file of a desktop holds
+/// thousands of stanzas, mostly descriptions, and a few dozen are kept: only the lines that start
+/// with "Package:" are looked at, and a stanza's bounds are found only around a kept name.
+template <typename Visit>
+void for_each_kept_stanza(std::string_view text, Visit visit) {
+  constexpr std::string_view k_package = "Package:";
+  std::size_t visited = 0;  // the end of the last stanza looked at whole
+  for (std::size_t at = text.find(k_package); at != std::string_view::npos;
+       at = text.find(k_package, at + 1)) {
+    if (at < visited || (at > 0 && text[at - 1] != '\n') ||
+        !is_kept_package(field_value_at(text, at, k_package.size() - 1))) {
+      continue;
+    }
+    const std::size_t start = stanza_start(text, at);
+    visited = stanza_end(text, at);
+    const std::string_view stanza = text.substr(start, visited - start);
+    // Its first Package line decides (a stanza may hold two; field_of reads the first).
+    if (is_kept_package(field_of(stanza, "Package"))) {
+      visit(stanza);
+    }
+  }
 }
 
 std::optional<PackageDatabase> database_file(const Host& host, PackageManager manager,
@@ -246,13 +283,29 @@ std::vector<InstalledPackage> parse_dpkg_status(std::string_view text) {
 }
 
 void DpkgStatusReader::feed(std::string_view piece) {
-  m_pending.append(piece);
-  const std::size_t end = m_pending.rfind("\n\n");
-  if (end == std::string::npos) {
+  // Whole stanzas are parsed in the piece itself; only the start of an unfinished one is copied
+  // (a blank line "\n\n" always ends a stanza; white-space lines end one too, and parse() finds
+  // those inside what it is given).
+  if (!m_pending.empty()) {
+    const bool straddles = m_pending.back() == '\n' && !piece.empty() && piece.front() == '\n';
+    const std::size_t first = straddles ? 0 : piece.find("\n\n");
+    if (first == std::string_view::npos) {
+      m_pending.append(piece);
+      return;
+    }
+    const std::size_t cut = straddles ? 1 : first + 2;
+    m_pending.append(piece.substr(0, cut));
+    parse(m_pending);
+    m_pending.clear();
+    piece.remove_prefix(cut);
+  }
+  const std::size_t end = piece.rfind("\n\n");
+  if (end == std::string_view::npos) {
+    m_pending.assign(piece);
     return;
   }
-  parse(std::string_view(m_pending).substr(0, end + 2));
-  m_pending.erase(0, end + 2);
+  parse(piece.substr(0, end + 2));
+  m_pending.assign(piece.substr(end + 2));
 }
 
 std::vector<InstalledPackage> DpkgStatusReader::finish() {
@@ -264,11 +317,8 @@ std::vector<InstalledPackage> DpkgStatusReader::finish() {
 
 void DpkgStatusReader::parse(std::string_view stanzas) {
   std::vector<InstalledPackage>& packages = m_packages;
-  for_each_stanza(stanzas, [&](std::string_view stanza) {
+  for_each_kept_stanza(stanzas, [&](std::string_view stanza) {
     const std::string_view name = field_of(stanza, "Package");
-    if (name.empty() || !is_kept_package(name)) {
-      return;
-    }
     // Status: <want> <flag> <status>
     const auto status = util::split_whitespace(field_of(stanza, "Status"));
     const std::string_view state = status.size() == 3 ? status[2] : std::string_view("unknown");
@@ -284,14 +334,12 @@ void DpkgStatusReader::parse(std::string_view stanzas) {
 
 std::string dpkg_status_to_record(std::string_view text) {
   std::string kept;
-  for_each_stanza(text, [&](std::string_view stanza) {
-    if (is_kept_package(field_of(stanza, "Package"))) {
-      kept.append(stanza);
-      if (kept.back() != '\n') {
-        kept += '\n';
-      }
+  for_each_kept_stanza(text, [&](std::string_view stanza) {
+    kept.append(stanza);
+    if (kept.back() != '\n') {
       kept += '\n';
     }
+    kept += '\n';
   });
   return kept;
 }

@@ -200,7 +200,7 @@ void name_devices(const ProbeContext& context, PciFacts& facts) {
   // where pci.ids is not a plain file): do it only for GPUs that rules/ cannot name (other
   // vendors, AMD ids missing from the table).
   const auto known_to_rules = [&](const PciDevice& device) {
-    return device.vendor == k_amd && context.knowledge.amd_pci_id(device.device) != nullptr;
+    return device.vendor == k_amd && context.knowledge.get().amd_pci_id(device.device) != nullptr;
   };
   bool wants_names = false;
   for (const auto& device : facts.devices) {
@@ -232,7 +232,7 @@ void name_devices(const ProbeContext& context, PciFacts& facts) {
       if (device.vendor_name.empty()) {
         device.vendor_name = "Advanced Micro Devices, Inc. [AMD/ATI]";
       }
-      if (const auto* known = context.knowledge.amd_pci_id(device.device)) {
+      if (const auto* known = context.knowledge.get().amd_pci_id(device.device)) {
         // rules/ is newer than most pci.ids, and names the product of this revision.
         device.device_name = known->name_for(device.revision);
       }

@@ -487,7 +487,7 @@ PythonFacts probe_python(const ProbeContext& context) {
   }
   std::optional<std::optional<std::string>> system_version;  // read once, when needed
   for (auto& environment : facts.environments) {
-    inspect(host, environment, context.knowledge);
+    inspect(host, environment, context.knowledge.get());
     environment.python_version = python_version_of_site(environment.site_dir);
     if (!environment.python_version && environment.prefix == "/usr") {
       if (!system_version) {

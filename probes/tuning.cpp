@@ -109,7 +109,8 @@ TuningFacts probe_tuning(const ProbeContext& context) {
     if (value && !value->empty()) {
       directory.given = *value;
       directory.path = tuning_directory(*value, setting.kind, setting.expansion, home);
-    } else if (const std::string under = default_under_home(context.knowledge, setting.variable);
+    } else if (const std::string under =
+                   default_under_home(context.knowledge.get(), setting.variable);
                !under.empty()) {
       directory.is_default = true;
       directory.path = home.empty() ? std::string() : home + under;

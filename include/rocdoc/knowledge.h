@@ -460,7 +460,31 @@ struct TriageSignature {
   std::string source;
 };
 
+/// The parts of the knowledge base a command builds. Building the embedded rules costs a default
+/// check more than any probe; check reads neither the triage signatures nor, without --scan, the
+/// code patterns, which are a third of the rules.
+enum class KnowledgeParts : unsigned {
+  machine = 1U << 0,  ///< every rule but the two below
+  triage = 1U << 1,   ///< rules/triage.yaml
+  code = 1U << 2,     ///< rules/code_patterns.yaml
+  all = machine | triage | code,
+};
+
+constexpr KnowledgeParts operator|(KnowledgeParts a, KnowledgeParts b) {
+  return static_cast<KnowledgeParts>(static_cast<unsigned>(a) | static_cast<unsigned>(b));
+}
+
+/// Whether `set` holds every part of `parts`.
+constexpr bool holds(KnowledgeParts set, KnowledgeParts parts) {
+  return (static_cast<unsigned>(set) & static_cast<unsigned>(parts)) ==
+         static_cast<unsigned>(parts);
+}
+
 struct Knowledge {
+  /// What was built: a --rules DIR is always loaded whole. Code that reads a part calls
+  /// require() first, so that a command that built too little fails loudly, never with an
+  /// empty list.
+  KnowledgeParts built = KnowledgeParts::all;
   std::vector<GfxTarget> targets;
   std::vector<PciIdEntry> pci_ids;
   std::vector<RocmRelease> rocm_releases;  ///< oldest first
@@ -486,6 +510,9 @@ struct Knowledge {
   std::string revision;  ///< date of the newest source the rules encode ("2026-11-26")
   std::string origin;    ///< "embedded" or the --rules directory
 
+  /// Throws std::logic_error (a defect of rocdoc, never of the input) when `needed` was not
+  /// built.
+  void require(KnowledgeParts needed) const;
   const GfxTarget* target(std::string_view name) const;
   const PciIdEntry* amd_pci_id(std::uint16_t device) const;
   const DriverVersion* driver_version(std::string_view module) const;

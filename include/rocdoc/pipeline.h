@@ -8,6 +8,7 @@
 
 #include "rocdoc/host.h"
 #include "rocdoc/knowledge.h"
+#include "rocdoc/knowledge_source.h"
 #include "rocdoc/probes.h"
 #include "rocdoc/report.h"
 
@@ -27,6 +28,14 @@ struct CheckSelection {
 /// --timeout (the runtime probe). `code_scan`: what `--scan DIR` found, which the code.*
 /// checks judge (they run only with it).
 Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelection& selection,
+                  const std::vector<PythonInterpreter>& interpreters = {},
+                  const std::vector<DeclaredGpu>& declared_gpus = {},
+                  const RuntimeOptions& runtime = {},
+                  std::optional<CodeScanFacts> code_scan = std::nullopt);
+/// The same with rules that may still be being built: the probes start at once, and those that
+/// read the rules wait for them.
+Report run_report(const Host& host, const KnowledgeSource& knowledge,
+                  const CheckSelection& selection,
                   const std::vector<PythonInterpreter>& interpreters = {},
                   const std::vector<DeclaredGpu>& declared_gpus = {},
                   const RuntimeOptions& runtime = {},

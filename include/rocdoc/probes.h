@@ -9,7 +9,7 @@
 
 #include "rocdoc/facts.h"
 #include "rocdoc/host.h"
-#include "rocdoc/knowledge.h"
+#include "rocdoc/knowledge_source.h"
 
 namespace rocdoc {
 
@@ -29,7 +29,8 @@ struct RuntimeOptions {
 
 struct ProbeContext {
   const Host& host;
-  const Knowledge& knowledge;
+  /// Waits for the rules while they are built: read it only where needed, after the reading.
+  const KnowledgeSource& knowledge;
   const std::vector<PythonInterpreter>& interpreters;
   RuntimeOptions runtime;
 };

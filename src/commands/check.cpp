@@ -244,11 +244,15 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
     const auto equals = setting.find('=');
     sysroot_env[setting.substr(0, equals)] = setting.substr(equals + 1);
   }
-  const Knowledge knowledge = load_rules(options.rules);
+  // Only what check reads: the code patterns with --scan, never the triage signatures. The
+  // embedded rules are built while the probes that do not read them run.
+  const KnowledgeSource knowledge = start_loading_rules(
+      options.rules, options.scan.empty() ? KnowledgeParts::machine
+                                          : KnowledgeParts::machine | KnowledgeParts::code);
   std::vector<DeclaredGpu> declared_gpus;
   if (!options.gpus.empty()) {
     try {
-      declared_gpus = parse_declared_gpus(knowledge, options.gpus);
+      declared_gpus = parse_declared_gpus(knowledge.get(), options.gpus);
     } catch (const DeclaredGpuError& error) {
       err << "rocdoc: check " << util::printable(error.what())
           << "\nRun 'rocdoc check --help' for usage.\n";
@@ -283,7 +287,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err,
   }
   std::optional<CodeScanFacts> code_scan;
   if (!options.scan.empty()) {
-    code_scan = scan_directory(options.scan, knowledge, false);
+    code_scan = scan_directory(options.scan, knowledge.get(), false);
   }
   Report report = run_report(
       redacting ? *redacting : *host, knowledge, selection, interpreters, declared_gpus,

@@ -217,7 +217,7 @@ std::string check_ids() {
 const std::string& target_names() {
   static const std::string names = [] {
     std::vector<std::string> list;
-    for (const auto& target : embedded_knowledge_data().targets) {
+    for (const auto& target : embedded_knowledge(KnowledgeParts::machine).targets) {
       list.push_back(target.name);
     }
     return util::join(list, " ");

@@ -54,7 +54,7 @@ int run_explain(const ExplainOptions& options, std::ostream& out, std::ostream& 
   const ExplainFormat format = options.json || options.format == "json" ? ExplainFormat::json
                                : options.format == "markdown"           ? ExplainFormat::markdown
                                                                         : ExplainFormat::human;
-  if (!render_explain(*check, load_embedded_knowledge(), embedded_checks_doc(), format, out,
+  if (!render_explain(*check, embedded_knowledge(), embedded_checks_doc(), format, out,
                       options.color)) {
     err << "rocdoc: explain: docs/checks.md has no section for " << check->id
         << " (a build of rocdoc without it)\n";

@@ -242,7 +242,8 @@ int run_fleet(const FleetOptions& options, std::ostream& out, std::ostream& err)
   }
   read_json_nodes(json_nodes);
   if (!snapshot_nodes.empty()) {
-    const Knowledge knowledge = load_rules(options.rules);
+    const auto rules = load_rules(options.rules, KnowledgeParts::machine);
+    const Knowledge& knowledge = *rules;
     for (FleetNode* node : snapshot_nodes) {
       read_snapshot_node(*node, knowledge);
     }

@@ -37,7 +37,8 @@ struct RulesOptions {
 };
 
 int run_rules_lint(const RulesOptions& options, std::ostream& out) {
-  const Knowledge knowledge = load_rules(options.dir);  // throws RulesError: exit 2
+  const auto rules = load_rules(options.dir);  // throws RulesError: exit 2
+  const Knowledge& knowledge = *rules;
   // Every check id that a signature of triage.yaml names exists (the loader cannot tell).
   check_triage_signatures(knowledge);
   render_rules_summary(knowledge, out);
@@ -46,7 +47,8 @@ int run_rules_lint(const RulesOptions& options, std::ostream& out) {
 }
 
 int run_rules_show(const RulesOptions& options, std::ostream& out, std::ostream& err) {
-  const Knowledge knowledge = load_rules(options.dir);
+  const auto rules = load_rules(options.dir);
+  const Knowledge& knowledge = *rules;
   const std::string query = util::join(options.what, " ");
   RulesLookup found = lookup_rules(knowledge, query);
   const bool unknown_torch =

@@ -67,7 +67,8 @@ std::string root_uri(const std::string& dir) {
 }
 
 int run_scan(const ScanOptions& options, const CommandStreams& io) {
-  const Knowledge knowledge = load_rules(options.rules);
+  const auto rules = load_rules(options.rules, KnowledgeParts::machine | KnowledgeParts::code);
+  const Knowledge& knowledge = *rules;
   CodeScanFacts scan = scan_directory(options.dir, knowledge, options.vendored);
   if (!options.baseline.empty()) {
     if (auto problem = apply_baseline_file(options.baseline, scan)) {

@@ -111,7 +111,8 @@ std::optional<std::string> snapshot_argument_problem(const SnapshotOptions& opti
 int run_snapshot(const SnapshotOptions& options, const std::vector<PythonInterpreter>& interpreters,
                  std::ostream& out, std::ostream& err) {
   const auto start = std::chrono::steady_clock::now();
-  const Knowledge knowledge = load_rules(options.rules);
+  const auto rules = load_rules(options.rules, KnowledgeParts::machine);
+  const Knowledge& knowledge = *rules;
   std::unique_ptr<Host> source;
   if (options.root.empty()) {
     source = std::make_unique<LiveHost>();

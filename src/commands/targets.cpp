@@ -224,7 +224,7 @@ int run_targets(const TargetsOptions& options, std::ostream& out, std::ostream& 
       unopened = true;
     }
   }
-  const Knowledge knowledge = load_embedded_knowledge();
+  const Knowledge& knowledge = embedded_knowledge(KnowledgeParts::machine);
   if (options.json) {
     render_json(answers, options.has, knowledge, out);
   } else {

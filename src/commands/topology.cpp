@@ -41,7 +41,8 @@ std::optional<std::string> topology_argument_problem(const TopologyOptions& opti
 }
 
 int run_topology(const TopologyOptions& options, std::ostream& out) {
-  const Knowledge knowledge = load_rules(options.rules);
+  const auto rules = load_rules(options.rules, KnowledgeParts::machine);
+  const Knowledge& knowledge = *rules;
   std::unique_ptr<Host> host;
   if (!options.snapshot.empty()) {
     host = std::move(open_snapshot_archive(options.snapshot).host);

@@ -39,7 +39,8 @@ std::optional<std::string> triage_argument_problem(const TriageOptions& options,
 int run_triage(const TriageOptions& options, const CommandStreams& io) {
   std::ostream& out = io.out;
   std::ostream& err = io.err;
-  const Knowledge knowledge = load_rules(options.rules);
+  const auto rules = load_rules(options.rules);
+  const Knowledge& knowledge = *rules;
   const std::string path = options.file.empty() ? "-" : options.file;
   const TriageInput input = read_triage_input(path);
   if (input.problem) {

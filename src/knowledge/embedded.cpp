@@ -7,8 +7,11 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <future>
 #include <memory>
+#include <mutex>
 #include <string_view>
+#include <system_error>
 
 #include "rocdoc/knowledge.h"
 #include "rocdoc/knowledge_loader.h"
@@ -133,13 +136,33 @@ std::string read_rules_file(const std::string& path) {
 
 }  // namespace
 
-Knowledge load_embedded_knowledge() {
-  // Validated at build time (rocdoc_rulesc) and compiled in as data: parsing YAML or JSON at
-  // every start would cost more than the whole check.
-  Knowledge knowledge = embedded_knowledge_data();
-  knowledge.origin = "embedded";
-  return knowledge;
+const Knowledge& embedded_knowledge(KnowledgeParts parts) {
+  // Validated at build time (rocdoc_rulesc) and compiled in as code: parsing YAML or JSON at
+  // every start would cost more than the whole check. One per set of parts, kept (reachable
+  // from here) until the process ends.
+  static std::mutex built_lock;
+  static std::array<const Knowledge*, static_cast<std::size_t>(KnowledgeParts::all) + 1> built{};
+  const std::lock_guard<std::mutex> hold(built_lock);
+  const Knowledge*& kept = built.at(static_cast<std::size_t>(parts));
+  if (kept == nullptr) {
+    auto knowledge = std::make_unique<Knowledge>();
+    knowledge->built = parts;
+    knowledge->origin = "embedded";
+    if (holds(parts, KnowledgeParts::machine)) {
+      add_embedded_machine_rules(*knowledge);
+    }
+    if (holds(parts, KnowledgeParts::triage)) {
+      add_embedded_triage_rules(*knowledge);
+    }
+    if (holds(parts, KnowledgeParts::code)) {
+      add_embedded_code_rules(*knowledge);
+    }
+    kept = knowledge.release();
+  }
+  return *kept;
 }
+
+Knowledge load_embedded_knowledge() { return embedded_knowledge(KnowledgeParts::all); }
 
 Knowledge load_knowledge_dir(const std::string& dir) {
   std::vector<std::string> names;
@@ -170,8 +193,24 @@ Knowledge load_knowledge_dir(const std::string& dir) {
   return load_knowledge(files, dir);
 }
 
-Knowledge load_rules(const std::string& dir) {
-  return dir.empty() ? load_embedded_knowledge() : load_knowledge_dir(dir);
+std::shared_ptr<const Knowledge> load_rules(const std::string& dir, KnowledgeParts parts) {
+  if (dir.empty()) {
+    // Not owned: the embedded rules live as long as the process.
+    return {std::shared_ptr<const Knowledge>(), &embedded_knowledge(parts)};
+  }
+  return std::make_shared<const Knowledge>(load_knowledge_dir(dir));
+}
+
+KnowledgeSource start_loading_rules(const std::string& dir, KnowledgeParts parts) {
+  if (!dir.empty()) {
+    return KnowledgeSource(load_rules(dir, parts));
+  }
+  try {
+    return KnowledgeSource(
+        std::async(std::launch::async, [parts] { return load_rules("", parts); }).share());
+  } catch (const std::system_error&) {
+    return KnowledgeSource(load_rules("", parts));  // no thread to be had: built here
+  }
 }
 
 }  // namespace rocdoc

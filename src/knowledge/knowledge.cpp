@@ -3,6 +3,7 @@
 #include "rocdoc/knowledge.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <utility>
 
 #include "src/util/strings.h"
@@ -94,6 +95,14 @@ const AllocatorKey* AllocatorConfig::key(std::string_view name) const {
     }
   }
   return nullptr;
+}
+
+void Knowledge::require(KnowledgeParts needed) const {
+  if (!holds(built, needed)) {
+    throw std::logic_error(
+        "rocdoc's knowledge base was built without a part this command reads (a defect of "
+        "rocdoc: please report it)");
+  }
 }
 
 const GfxTarget* Knowledge::target(std::string_view name) const {

@@ -421,17 +421,26 @@ Report run_report(const Host& host, const Knowledge& knowledge, const CheckSelec
                   const std::vector<PythonInterpreter>& interpreters,
                   const std::vector<DeclaredGpu>& declared_gpus, const RuntimeOptions& runtime,
                   std::optional<CodeScanFacts> code_scan) {
+  return run_report(host, KnowledgeSource(knowledge), selection, interpreters, declared_gpus,
+                    runtime, std::move(code_scan));
+}
+
+Report run_report(const Host& host, const KnowledgeSource& source, const CheckSelection& selection,
+                  const std::vector<PythonInterpreter>& interpreters,
+                  const std::vector<DeclaredGpu>& declared_gpus, const RuntimeOptions& runtime,
+                  std::optional<CodeScanFacts> code_scan) {
   Report report;
   report.tool_version = ROCDOC_VERSION;
   report.created = utc_now();
-  report.rules_origin = knowledge.origin;
-  report.rules_revision = knowledge.revision;
   report.host_kind = host.kind();
   report.host_origin = host.origin();
-  const ProbeContext probe_context{host, knowledge, interpreters, runtime};
+  const ProbeContext probe_context{host, source, interpreters, runtime};
   report.probes = selection.needed_probes_only
                       ? run_some_probes(needed_probes(selection), probe_context, report.facts)
                       : run_probes(probe_context, report.facts);
+  const Knowledge& knowledge = source.get();
+  report.rules_origin = knowledge.origin;
+  report.rules_revision = knowledge.revision;
   report.facts.code_scan = std::move(code_scan);
   report.declared_gpus = declared_gpus;
   report.notes =

@@ -257,6 +257,7 @@ class FileJudge {
 
 CodeRules::CodeRules(const Knowledge& knowledge)
     : m_macros(&knowledge.code_platform_macros), m_patterns(&knowledge.code_patterns) {
+  knowledge.require(KnowledgeParts::code);
   for (const std::string& expression : knowledge.code_cuda_only_paths.match) {
     RE2::Options options;
     options.set_log_errors(false);

@@ -724,6 +724,7 @@ LogLine quote(std::size_t number, std::string_view line) {
 }
 
 LogMatcher::LogMatcher(const Knowledge& knowledge) : knowledge_(&knowledge) {
+  knowledge.require(KnowledgeParts::triage);
   // The literals: every signature's match strings (owner: the signature's index), then the
   // words of the fact readers (owner: none).
   std::vector<std::string> literals;
@@ -843,6 +844,7 @@ LogScan scan_log(std::string_view text, const LogMatcher& matcher, LineFilter fi
 }
 
 void check_triage_signatures(const Knowledge& knowledge) {
+  knowledge.require(KnowledgeParts::triage);
   for (const auto& signature : knowledge.triage_signatures) {
     if (find_check(signature.check) == nullptr) {
       throw RulesError("triage.yaml", 0, 0,

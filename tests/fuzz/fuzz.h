@@ -39,7 +39,7 @@ inline std::string_view text(const std::uint8_t* data, std::size_t size) {
 
 /// The knowledge base built into the binary (no YAML parsing: built once per process).
 inline const Knowledge& knowledge() {
-  static const Knowledge embedded = embedded_knowledge_data();
+  static const Knowledge& embedded = embedded_knowledge();
   return embedded;
 }
 

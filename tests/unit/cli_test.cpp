@@ -119,9 +119,9 @@ TEST_CASE("list-checks, --version and --help exit 0", "[cli]") {
   // The rules' revision is part of the version: a report is only as current as its rules.
   CHECK(cli({"--version"}).out == std::string("rocdoc ") + ROCDOC_VERSION + " (commit " +
                                       std::string(k_build_commit) + ", rules revision " +
-                                      rocdoc::embedded_knowledge_data().revision + ")\n");
+                                      rocdoc::embedded_knowledge().revision + ")\n");
   CHECK(std::string(k_build_commit) != "");
-  CHECK(rocdoc::embedded_knowledge_data().revision == "2026-12-07");
+  CHECK(rocdoc::embedded_knowledge().revision == "2026-12-07");
   const Run help = cli({"check", "--help"});
   CHECK(help.code == 0);
   CHECK(help.out.find("--fail-on") != std::string::npos);
@@ -554,7 +554,7 @@ TEST_CASE("help help is rocdoc's help, not an unknown command", "[cli]") {
 TEST_CASE("help and version work: unknown commands and options get a did-you-mean", "[cli]") {
   const std::string version = std::string("rocdoc ") + ROCDOC_VERSION + " (commit " +
                               std::string(k_build_commit) + ", rules revision " +
-                              rocdoc::embedded_knowledge_data().revision + ")\n";
+                              rocdoc::embedded_knowledge().revision + ")\n";
   for (const auto& args :
        std::vector<std::vector<std::string>>{{"version"}, {"-V"}, {"--version"}}) {
     const Run run = cli(args);

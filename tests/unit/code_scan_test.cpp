@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -444,3 +445,10 @@ TEST_CASE("code_patterns.yaml: the embedded patterns are the loaded file's", "[s
 }
 
 }  // namespace rocdoc
+
+TEST_CASE("The code patterns are not compiled from rules built without them", "[scan][rules]") {
+  CHECK_THROWS_AS(rocdoc::CodeRules(rocdoc::embedded_knowledge(rocdoc::KnowledgeParts::machine)),
+                  std::logic_error);
+  CHECK_NOTHROW(rocdoc::CodeRules(
+      rocdoc::embedded_knowledge(rocdoc::KnowledgeParts::machine | rocdoc::KnowledgeParts::code)));
+}

@@ -18,7 +18,7 @@
 #include "tests/unit/report_support.h"
 
 using namespace rocdoc;
-using rocdoc::test::embedded_knowledge;
+using rocdoc::embedded_knowledge;
 using rocdoc::test::fix_commands;
 
 namespace {

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <filesystem>
 #include <sstream>
+#include <stdexcept>
 
 #include "rocdoc/gfx_target.h"
 #include "rocdoc/knowledge.h"
@@ -682,4 +683,47 @@ TEST_CASE("env_vars.yaml place: a place a fix can export, refused at its line wh
   REQUIRE(cache->place);
   CHECK(cache->place->default_place == "~/.cache/miopen");
   CHECK(cache->place->on_network_home == "/tmp/miopen-cache-$USER");
+}
+
+TEST_CASE("A command builds only the parts of the embedded rules it reads, once",
+          "[knowledge][rules]") {
+  const Knowledge& machine = embedded_knowledge(KnowledgeParts::machine);
+  const Knowledge& all = embedded_knowledge();
+  CHECK(&embedded_knowledge(KnowledgeParts::machine) == &machine);  // built once, kept
+  CHECK(machine.built == KnowledgeParts::machine);
+  CHECK(all.built == KnowledgeParts::all);
+  CHECK(machine.triage_signatures.empty());
+  CHECK(machine.code_patterns.empty());
+  CHECK(machine.code_platform_macros.rocm.empty());
+  CHECK_FALSE(all.triage_signatures.empty());
+  CHECK_FALSE(all.code_patterns.empty());
+  // Every other rule is the whole embedded set's.
+  CHECK(machine.targets.size() == all.targets.size());
+  CHECK(machine.pci_ids.size() == all.pci_ids.size());
+  CHECK(machine.env_variables.size() == all.env_variables.size());
+  CHECK(machine.cuda_packages.size() == all.cuda_packages.size());
+  CHECK(machine.build_libraries.rocm == all.build_libraries.rocm);
+  CHECK(machine.revision == all.revision);
+  CHECK(machine.origin == "embedded");
+  const Knowledge& with_code = embedded_knowledge(KnowledgeParts::machine | KnowledgeParts::code);
+  CHECK(with_code.code_patterns.size() == all.code_patterns.size());
+  CHECK(with_code.triage_signatures.empty());
+
+  // Code that reads a part that was not built fails loudly, never with an empty list.
+  CHECK_THROWS_AS(machine.require(KnowledgeParts::triage), std::logic_error);
+  CHECK_THROWS_AS(with_code.require(KnowledgeParts::triage), std::logic_error);
+  CHECK_NOTHROW(with_code.require(KnowledgeParts::code | KnowledgeParts::machine));
+  CHECK_NOTHROW(all.require(KnowledgeParts::triage));
+
+  // The embedded rules are not copied; a --rules directory is loaded whole whatever is asked.
+  CHECK(load_rules("", KnowledgeParts::machine).get() == &machine);
+  const auto from_dir =
+      load_rules(std::string(ROCDOC_SOURCE_DIR) + "/rules", KnowledgeParts::machine);
+  CHECK(from_dir->built == KnowledgeParts::all);
+  CHECK(from_dir->triage_signatures.size() == all.triage_signatures.size());
+  // start_loading_rules: the embedded ones on another thread, a directory's here (a bad one is
+  // refused before anything else runs).
+  CHECK(&start_loading_rules("", KnowledgeParts::machine).get() == &machine);
+  CHECK_THROWS_AS(start_loading_rules("/nonexistent-rules-dir", KnowledgeParts::machine),
+                  RulesError);
 }

@@ -102,6 +102,42 @@ TEST_CASE("dpkg status: states other than installed, removed packages, broken st
   CHECK(parse_dpkg_status("\n\n\n").empty());
 }
 
+TEST_CASE("dpkg status: stanza bounds around a kept name, whatever else the file holds") {
+  const std::string status =
+      // A white-space-only line ends a stanza too: hip-dev's Description is not rocm-core's.
+      "Package: rocm-core\nStatus: install ok installed\nVersion: 6.2.0\n \t\r\n"
+      "Package: bash\nStatus: install ok installed\nVersion: 5.2\n"
+      // "Package:" in a description is a continuation line, not a field.
+      "Description: shell\n Package: rocm-llvm\n Version: 9\n\n"
+      // The first Package line decides: this stanza is bash-doc's, not hipcc's.
+      "Package: bash-doc\nPackage: hipcc\nStatus: install ok installed\nVersion: 1\n\n"
+      "Package:rccl\nStatus: install ok installed\nVersion: 2.20\r\n\r\n"
+      "Package: hip-dev\nStatus: install ok installed\nVersion: 6.2.1";  // no newline at the end
+  const auto packages = parse_dpkg_status(status);
+  REQUIRE(packages.size() == 3);
+  CHECK(packages[0].name == "hip-dev");
+  CHECK(packages[0].version == "6.2.1");
+  CHECK(packages[1].name == "rccl");
+  CHECK(packages[1].version == "2.20");
+  CHECK(packages[2].name == "rocm-core");
+  CHECK(packages[2].version == "6.2.0");
+  CHECK(dpkg_status_to_record(status) ==
+        "Package: rocm-core\nStatus: install ok installed\nVersion: 6.2.0\n\n"
+        "Package:rccl\nStatus: install ok installed\nVersion: 2.20\r\n\n"
+        "Package: hip-dev\nStatus: install ok installed\nVersion: 6.2.1\n\n");
+  for (const std::size_t size : {std::size_t{1}, std::size_t{3}, std::size_t{50}}) {
+    INFO("pieces of " << size << " bytes");
+    DpkgStatusReader reader;
+    for (std::size_t at = 0; at < status.size(); at += size) {
+      reader.feed(std::string_view(status).substr(at, size));
+    }
+    const auto pieces = reader.finish();
+    REQUIRE(pieces.size() == 3);
+    CHECK(pieces[0].name == "hip-dev");
+    CHECK(pieces[2].version == "6.2.0");
+  }
+}
+
 TEST_CASE("pacman desc: the alpm-db-desc format") {
   // The layout of the alpm-db-descv1 specification's example (alpm.archlinux.page).
   const auto package = parse_pacman_desc(
@@ -198,7 +234,7 @@ TEST_CASE("Versions of AMD's packages name their ROCm and driver releases") {
 }
 
 TEST_CASE("The probe: pacman's local db, a database over its cap, a format not read") {
-  const Knowledge knowledge = load_embedded_knowledge();
+  const KnowledgeSource knowledge(embedded_knowledge(KnowledgeParts::machine));
   const std::vector<PythonInterpreter> interpreters;
   // pacman: the directory names, then the desc of the kept packages only (alpm-db-desc).
   test::TempSnapshot arch;

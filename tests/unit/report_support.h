@@ -1,5 +1,5 @@
-// Helpers for tests that run the pipeline: the embedded knowledge base, a fixture's report, a
-// check's result and its fix commands.
+// Helpers for tests that run the pipeline (with the embedded knowledge base, rocdoc::
+// embedded_knowledge()): a fixture's report, a check's result and its fix commands.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -15,11 +15,6 @@
 #include "src/hosts/snapshot.h"
 
 namespace rocdoc::test {
-
-inline const Knowledge& embedded_knowledge() {
-  static const Knowledge k = load_embedded_knowledge();
-  return k;
-}
 
 /// The report of tests/fixtures/<name>, every check run.
 inline Report fixture_report(const std::string& name, const CheckSelection& selection = {}) {

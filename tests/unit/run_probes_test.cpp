@@ -3,8 +3,11 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <condition_variable>
+#include <future>
+#include <memory>
 #include <mutex>
 #include <set>
+#include <stdexcept>
 #include <thread>
 
 #include "rocdoc/knowledge_loader.h"
@@ -141,4 +144,33 @@ TEST_CASE("A probe's refused input refuses the whole report when the probes run 
   const SnapshotHost snapshot(std::string(ROCDOC_FIXTURES_DIR) + "/full-stack-healthy");
   const ManyThreads many(snapshot, "/sys/bus/pci/devices");
   CHECK_THROWS_AS(run_report(many, knowledge, {}), HostLimitError);
+}
+
+TEST_CASE("Rules still being built when the probes start give the report built rules give") {
+  // check builds the embedded rules on another thread (start_loading_rules) while the probes that
+  // do not read them run; those that do wait. The rules here are held back until a probe has
+  // read the machine, so the probes surely start first.
+  const SnapshotHost snapshot(std::string(ROCDOC_FIXTURES_DIR) + "/full-stack-healthy");
+  const ManyThreads many(snapshot);
+  const Report ready = run_report(snapshot, embedded_knowledge(KnowledgeParts::machine), {});
+  std::promise<std::shared_ptr<const Knowledge>> rules;
+  std::thread builder([&] {
+    while (many.threads_seen() == 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    rules.set_value(load_rules("", KnowledgeParts::machine));
+  });
+  const Report waited = run_report(many, KnowledgeSource(rules.get_future().share()), {});
+  builder.join();
+  CHECK(findings(waited) == findings(ready));
+  CHECK(waited.rules_revision == ready.rules_revision);
+  CHECK(waited.rules_origin == "embedded");
+}
+
+TEST_CASE("Rules that fail to build fail the report that waits for them") {
+  std::promise<std::shared_ptr<const Knowledge>> rules;
+  rules.set_exception(std::make_exception_ptr(std::runtime_error("out of memory")));
+  const SnapshotHost snapshot(std::string(ROCDOC_FIXTURES_DIR) + "/full-stack-healthy");
+  CHECK_THROWS_WITH(run_report(snapshot, KnowledgeSource(rules.get_future().share()), {}),
+                    "out of memory");
 }

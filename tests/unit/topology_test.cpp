@@ -223,7 +223,7 @@ Report rccl_report(const std::string& env, const std::vector<std::string>& net,
   }
   CheckSelection only;
   only.only = {check};
-  return run_report(SnapshotHost(snap.dir()), test::embedded_knowledge(), only);
+  return run_report(SnapshotHost(snap.dir()), embedded_knowledge(), only);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <stdexcept>
 #include <string>
 
 #include "rocdoc/check.h"
@@ -614,4 +615,11 @@ TEST_CASE("a log from a container keeps the container's way of several", "[triag
   CHECK(missing->fix[0].kind == FixKind::container_flag);
   CHECK(missing->fix_from_facts);
   CHECK(missing->lines.front().number == 1);  // the docker run line is quoted
+}
+
+TEST_CASE("triage refuses rules built without their signatures", "[triage]") {
+  const Knowledge& machine = embedded_knowledge(KnowledgeParts::machine);
+  CHECK_THROWS_AS(LogMatcher(machine), std::logic_error);
+  CHECK_THROWS_AS(check_triage_signatures(machine), std::logic_error);
+  CHECK_NOTHROW(check_triage_signatures(embedded_knowledge()));
 }

@@ -42,7 +42,7 @@ struct Machine {
     snap.file("/etc/passwd",
               "root:x:0:0:root:/root:/bin/bash\n"
               "alice:x:1000:1000:Alice:/home/alice:/bin/bash\n");
-    const Knowledge& knowledge = rules != nullptr ? *rules : test::embedded_knowledge();
+    const Knowledge& knowledge = rules != nullptr ? *rules : embedded_knowledge();
     return run_report(SnapshotHost(snap.dir()), knowledge,
                       {{"env.tuning", "env.debug-left-on"}, {}}, {},
                       parse_declared_gpus(knowledge, {gpu}));
@@ -218,7 +218,7 @@ TEST_CASE("directories MIOpen cannot write, and a home on NFS", "[tuning]") {
                                    "MIOPEN_CUSTOM_CACHE_DIR=\"/tmp/miopen-cache-$USER\""});
   }
   SECTION("the places are the rules' (env_vars.yaml `place`), not the code's") {
-    Knowledge changed = test::embedded_knowledge();
+    Knowledge changed = embedded_knowledge();
     for (auto& variable : changed.env_variables) {
       if (variable.name == "MIOPEN_CUSTOM_CACHE_DIR") {
         variable.place->default_place = "~/kernels";
@@ -253,7 +253,7 @@ TEST_CASE("directories MIOpen cannot write, and a home on NFS", "[tuning]") {
 }
 
 TEST_CASE("every target knows what it can do, and says it", "[tuning][rules]") {
-  for (const auto& target : test::embedded_knowledge().targets) {
+  for (const auto& target : embedded_knowledge().targets) {
     INFO(target.name);
     REQUIRE(target.compute);
     CHECK_FALSE(target.compute->source.empty());
@@ -261,9 +261,7 @@ TEST_CASE("every target knows what it can do, and says it", "[tuning][rules]") {
     const bool gcn_or_cdna = target.name.size() == 6;  // gfx8xx, gfx9xx
     CHECK(target.compute->wavefronts.front() == (gcn_or_cdna ? 64 : 32));
   }
-  const auto compute = [](const char* name) {
-    return *test::embedded_knowledge().target(name)->compute;
-  };
+  const auto compute = [](const char* name) { return *embedded_knowledge().target(name)->compute; };
   CHECK(compute("gfx1030").bf16 == Bf16Support::emulated);
   CHECK_FALSE(compute("gfx1030").hipblaslt);
   CHECK(compute("gfx90a").matrix == MatrixCores::mfma);
@@ -272,7 +270,7 @@ TEST_CASE("every target knows what it can do, and says it", "[tuning][rules]") {
   CHECK(compute("gfx1100").matrix == MatrixCores::wmma);
   CHECK(compute("gfx1250").wavefronts == std::vector<int>{32});
   std::ostringstream shown;
-  render_target(test::embedded_knowledge(), *test::embedded_knowledge().target("gfx1030"), shown);
+  render_target(embedded_knowledge(), *embedded_knowledge().target("gfx1030"), shown);
   CHECK(shown.str().find("compute: wave32 (wave64 too) · fp16 packed · bf16 emulated · fp8 none · "
                          "int8 dot · matrix cores none") != std::string::npos);
   CHECK(shown.str().find("it runs slower than fp16 here: use fp16 for mixed precision") !=
@@ -294,7 +292,7 @@ TEST_CASE("the memory part of a GPU's inventory line", "[tuning][render]") {
   CHECK(gpu_memory_text(gpu) == "VRAM 96 GiB (BIOS carve-out), GTT 15.9 GiB");
   const Report report = run_report(
       SnapshotHost(std::string(ROCDOC_FIXTURES_DIR) + "/strix-halo-old-kernel-96g-carve-out"),
-      test::embedded_knowledge(), {});
+      embedded_knowledge(), {});
   REQUIRE(report.gpus.size() == 1);
   CHECK(report.gpus.front().wavefront == 32u);  // KFD's wave_front_size
   CHECK(report.gpus.front().compute->matrix == MatrixCores::wmma);
