@@ -16,8 +16,15 @@
 # Usage: scripts/build-release.sh [OUT [REFERENCE]]     (default OUT: build-release). Needs root
 # (debootstrap, chroot) and the Debian archive. The bullseye root is kept in OUT/bullseye-root and
 # reused.
+#        scripts/build-release.sh --root-only [OUT]      makes the bullseye root and stops: CI makes
+# it beside the first build (debootstrap waits on the network and the disk more than on the CPU).
 set -eu
 cd "$(dirname "$0")/.."
+ROOT_ONLY=false
+if [ "${1:-}" = "--root-only" ]; then
+  ROOT_ONLY=true
+  shift
+fi
 OUT=$(mkdir -p "${1:-build-release}" && cd "${1:-build-release}" && pwd)
 ROOT="$OUT/bullseye-root"
 REFERENCE="${2:-}"
@@ -41,6 +48,10 @@ if [ ! -x "$ROOT/usr/bin/cmake" ]; then
     tail -20 "$OUT/debootstrap.log"
     exit 1
   }
+fi
+if [ "$ROOT_ONLY" = true ]; then
+  step "the bullseye root is ready in $ROOT"
+  exit 0
 fi
 
 step "build dependencies in the bullseye root"
