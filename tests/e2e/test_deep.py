@@ -280,7 +280,10 @@ else:
             # memory per GPU, which a real GPU's does not: the bound leaves room for that.
             copy = sum(first[d]["nanoseconds"] for d in ("host_to_device", "device_to_host")) / 1e9
             results.check(copy < 0.45, f"slow copies stay within GPU 0's budget: {copy:.2f} s")
-            results.check(elapsed < 5, f"and rocdoc ends in time: {elapsed:.2f} s for two GPUs")
+            # Under the sanitizers on a busy 2-core box the fake's fill alone can take seconds
+            # (7 s seen with three suites side by side): there, within the --timeout given.
+            ends_by = 8 if os.environ.get("ROCDOC_SANITIZED") else 5
+            results.check(elapsed < ends_by, f"and rocdoc ends in time: {elapsed:.2f} s for two GPUs")
             rate = first["device_to_host"]["bytes_per_second"]
             results.check(rate is not None and rate < 1e9 and first["checked_bytes"] < 256 << 20,
                           f"slow: the rate is measured and the read-back stopped early: {rate} {first['checked_bytes']}")
