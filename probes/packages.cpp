@@ -32,7 +32,7 @@ namespace {
 /// Whether text[start, end) is a blank line, which ends a stanza: empty, or only white space
 /// (util::trim's: space, tab, CR).
 bool is_blank_line(std::string_view text, std::size_t start, std::size_t end) {
-  return start == end || util::trim(text.substr(start, end - start)).empty();
+  return util::trim(text.substr(start, end - start)).empty();
 }
 
 /// The start of the stanza holding the line that starts at `line`: the line after the blank line
@@ -61,14 +61,11 @@ std::size_t stanza_end(std::string_view text, std::size_t line) {
   return text.size();
 }
 
-/// The value of the field whose line starts at `line` ("Package: rocm-core" → "rocm-core").
-std::string_view field_value_at(std::string_view text, std::size_t line, std::size_t name_size) {
-  std::string_view value = text.substr(line + name_size + 1);
-  value = value.substr(0, value.find('\n'));
-  if (!value.empty() && value.back() == '\r') {
-    value.remove_suffix(1);
-  }
-  return util::trim(value);
+/// The value of `field` on the line that starts at `line` and names it ("Package: rocm-core" →
+/// "rocm-core"): the rest of that line, trimmed.
+std::string_view field_value_at(std::string_view text, std::size_t line, std::string_view field) {
+  const std::string_view value = text.substr(line + field.size() + 1);
+  return util::trim(value.substr(0, value.find('\n')));  // trim takes a CRLF's CR too
 }
 
 /// The value of `field` in a stanza (its first line only), or empty. Read in place: a status file
@@ -77,12 +74,9 @@ std::string_view field_of(std::string_view stanza, std::string_view field) {
   std::size_t start = 0;
   while (start < stanza.size()) {
     const std::size_t end = std::min(stanza.find('\n', start), stanza.size());
-    std::string_view line = stanza.substr(start, end - start);
-    if (!line.empty() && line.back() == '\r') {
-      line.remove_suffix(1);
-    }
+    const std::string_view line = stanza.substr(start, end - start);
     if (line.size() > field.size() && line[field.size()] == ':' && line.starts_with(field)) {
-      return util::trim(line.substr(field.size() + 1));
+      return field_value_at(stanza, start, field);
     }
     start = end + 1;
   }
@@ -95,12 +89,11 @@ std::string_view field_of(std::string_view stanza, std::string_view field) {
 /// with "Package:" are looked at, and a stanza's bounds are found only around a kept name.
 template <typename Visit>
 void for_each_kept_stanza(std::string_view text, Visit visit) {
-  constexpr std::string_view k_package = "Package:";
   std::size_t visited = 0;  // the end of the last stanza looked at whole
-  for (std::size_t at = text.find(k_package); at != std::string_view::npos;
-       at = text.find(k_package, at + 1)) {
+  for (std::size_t at = text.find("Package:"); at != std::string_view::npos;
+       at = text.find("Package:", at + 1)) {
     if (at < visited || (at > 0 && text[at - 1] != '\n') ||
-        !is_kept_package(field_value_at(text, at, k_package.size() - 1))) {
+        !is_kept_package(field_value_at(text, at, "Package"))) {
       continue;
     }
     const std::size_t start = stanza_start(text, at);

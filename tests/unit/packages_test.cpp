@@ -27,6 +27,16 @@ std::string file(const std::string& path) {
 
 const char* k_rpmdb = "tests/fixtures/packages-rpm-rhel94-rocm624/root/var/lib/rpm/rpmdb.sqlite";
 
+/// What the probe reads from `status` fed to it in pieces of `size` bytes, as the live host
+/// hands a file over.
+std::vector<InstalledPackage> read_in_pieces(std::string_view status, std::size_t size) {
+  DpkgStatusReader reader;
+  for (std::size_t at = 0; at < status.size(); at += size) {
+    reader.feed(status.substr(at, size));
+  }
+  return reader.finish();
+}
+
 }  // namespace
 
 TEST_CASE("The packages kept: ROCm, amdgpu, HIP, torch and kernel packages of each distribution") {
@@ -71,11 +81,7 @@ TEST_CASE("dpkg status read in pieces gives what it gives read whole, wherever t
   for (const std::size_t size : {std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{64},
                                  std::size_t{1000}, status.size()}) {
     INFO("pieces of " << size << " bytes");
-    DpkgStatusReader reader;
-    for (std::size_t at = 0; at < status.size(); at += size) {
-      reader.feed(std::string_view(status).substr(at, size));
-    }
-    const auto pieces = reader.finish();
+    const auto pieces = read_in_pieces(status, size);
     REQUIRE(pieces.size() == whole.size());
     for (std::size_t i = 0; i < whole.size(); ++i) {
       CHECK(pieces[i].name == whole[i].name);
@@ -127,11 +133,7 @@ TEST_CASE("dpkg status: stanza bounds around a kept name, whatever else the file
         "Package: hip-dev\nStatus: install ok installed\nVersion: 6.2.1\n\n");
   for (const std::size_t size : {std::size_t{1}, std::size_t{3}, std::size_t{50}}) {
     INFO("pieces of " << size << " bytes");
-    DpkgStatusReader reader;
-    for (std::size_t at = 0; at < status.size(); at += size) {
-      reader.feed(std::string_view(status).substr(at, size));
-    }
-    const auto pieces = reader.finish();
+    const auto pieces = read_in_pieces(status, size);
     REQUIRE(pieces.size() == 3);
     CHECK(pieces[0].name == "hip-dev");
     CHECK(pieces[2].version == "6.2.0");
