@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 namespace rocdoc::runtime_abi {
 
@@ -142,6 +143,47 @@ using AmdsmiGetGpuAsicInfoFn = AmdsmiStatus (*)(void*, void*);
 using AmdsmiGetGpuTotalEccCountFn = AmdsmiStatus (*)(void*, void*);
 using AmdsmiGetTempMetricFn = AmdsmiStatus (*)(void*, unsigned int, unsigned int, std::int64_t*);
 using AmdsmiStatusCodeToStringFn = AmdsmiStatus (*)(AmdsmiStatus, const char**);
+/// amdsmi_driver_info_t starts with char driver_version[64 (ROCm 6.1) or 256 (later)].
+using AmdsmiGetGpuDriverInfoFn = AmdsmiStatus (*)(void*, void*);
+inline constexpr std::size_t k_amdsmi_driver_version_size = 64;  ///< the smaller of the two
+/// amdsmi_fw_info_t: uint8_t num_fw_info, then at offset 8 an array of { amdsmi_fw_block_t
+/// fw_id; uint64_t fw_version; uint64_t reserved[2]; } (32 bytes each), in every release.
+using AmdsmiGetFwInfoFn = AmdsmiStatus (*)(void*, void*);
+inline constexpr std::size_t k_amdsmi_fw_list_offset = 8;
+inline constexpr std::size_t k_amdsmi_fw_entry_size = 32;
+inline constexpr std::size_t k_amdsmi_fw_version_offset = 8;  ///< within an entry
+
+/// The amdsmi_fw_block_t values of the two firmware blocks rocm_smi calls MEC and SMC (amd-smi
+/// maps AMDSMI_FW_ID_CP_MEC1 to RSMI_FW_BLOCK_MEC and AMDSMI_FW_ID_PM to RSMI_FW_BLOCK_SMC:
+/// src/amd_smi/amd_smi.cc, amdsmi_get_fw_info). The enum is numbered implicitly and has moved:
+/// ROCm 5.7's header called the SMU firmware FW_ID_SMC at 76, and ROCm 6.0 inserted
+/// FW_ID_MES_KIQ at 47, moving it to FW_ID_PM at 77. So the numbers are known per soname only,
+/// and a library of a soname not listed here has its firmware left unread, not guessed.
+struct AmdsmiFirmwareIds {
+  const char* soname;
+  unsigned int mec;  ///< AMDSMI_FW_ID_CP_MEC1
+  unsigned int pm;   ///< AMDSMI_FW_ID_PM
+};
+/// Counted from amdsmi.h: ROCm/amdsmi tags rocm-6.1.0 and rocm-6.2.0 and 0ceca28 (2024-10-23,
+/// soname 24); ROCm/rocm-systems a8810687 projects/amdsmi/include/amd_smi/amdsmi.h and ROCm/rccl
+/// 1841ac93 src/include/amdsmi_wrap.h (its copy of the newest enum, which appends
+/// AMDSMI_FW_ID_PLDM_BUNDLE after AMDSMI_FW_ID_DMCU): CP_MEC1 is 7 and PM 77 in all of them.
+/// Soname 25 (ROCm 6.4) is between two that agree, and amd-smi has only appended to the enum
+/// since ROCm 6.0.
+inline constexpr AmdsmiFirmwareIds k_amdsmi_firmware_ids[] = {{"libamd_smi.so.24", 7, 77},
+                                                              {"libamd_smi.so.25", 7, 77},
+                                                              {"libamd_smi.so.26", 7, 77},
+                                                              {"libamd_smi.so.27", 7, 77}};
+
+/// The firmware block numbers of the library whose DT_SONAME is `soname`; null when unknown.
+constexpr const AmdsmiFirmwareIds* amdsmi_firmware_ids(std::string_view soname) {
+  for (const AmdsmiFirmwareIds& ids : k_amdsmi_firmware_ids) {
+    if (soname == ids.soname) {
+      return &ids;
+    }
+  }
+  return nullptr;
+}
 
 // ---- HSA runtime (hsa/hsa.h) ----------------------------------------------------------------
 

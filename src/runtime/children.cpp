@@ -419,6 +419,10 @@ struct AmdSmi {
   abi::AmdsmiGetGpuAsicInfoFn asic_info = nullptr;
   abi::AmdsmiGetGpuTotalEccCountFn ecc_count = nullptr;
   abi::AmdsmiGetTempMetricFn temperature = nullptr;
+  abi::AmdsmiGetGpuDriverInfoFn driver_info = nullptr;
+  abi::AmdsmiGetFwInfoFn firmware = nullptr;
+  /// The loaded library's firmware block numbers; null where its soname is not known.
+  const abi::AmdsmiFirmwareIds* firmware_ids = nullptr;
   abi::AmdsmiStatusCodeToStringFn status_string = nullptr;
   const ResultWriter* out = nullptr;
 
@@ -501,6 +505,49 @@ std::vector<void*> amdsmi_gpus(const AmdSmi& smi) {
   return gpus;
 }
 
+/// The MEC and SMC (AMDSMI_FW_ID_PM) firmware versions of amdsmi_fw_info_t's list, where the
+/// library's numbering of firmware blocks is known.
+void amdsmi_firmware(const AmdSmi& smi, void* gpu, const std::string& i) {
+  if (smi.firmware == nullptr || smi.firmware_ids == nullptr) {
+    return;
+  }
+  alignas(std::uint64_t) static std::array<unsigned char, abi::k_amdsmi_buffer> info;
+  info.fill(0);
+  if (!smi.call("amdsmi_get_fw_info", [&] { return smi.firmware(gpu, info.data()); })) {
+    return;
+  }
+  const std::size_t room =
+      (info.size() - abi::k_amdsmi_fw_list_offset) / abi::k_amdsmi_fw_entry_size;
+  const std::size_t count = std::min<std::size_t>(info[0], room);
+  for (std::size_t entry = 0; entry < count; ++entry) {
+    const unsigned char* at =
+        info.data() + abi::k_amdsmi_fw_list_offset + entry * abi::k_amdsmi_fw_entry_size;
+    std::uint32_t block = 0;
+    std::uint64_t version = 0;
+    std::memcpy(&block, at, sizeof block);
+    std::memcpy(&version, at + abi::k_amdsmi_fw_version_offset, sizeof version);
+    const char* name = block == smi.firmware_ids->mec  ? "firmware_mec"
+                       : block == smi.firmware_ids->pm ? "firmware_smc"
+                                                       : nullptr;
+    if (name != nullptr) {
+      smi.out->line({"device", i, name, std::to_string(version)});
+    }
+  }
+}
+
+/// The amdgpu driver's version, as the first GPU's amdsmi_driver_info_t gives it.
+void amdsmi_driver_version(const AmdSmi& smi, void* gpu) {
+  if (smi.driver_info == nullptr) {
+    return;
+  }
+  alignas(std::uint64_t) static std::array<char, abi::k_amdsmi_buffer> info;
+  info.fill(0);
+  if (smi.call("amdsmi_get_gpu_driver_info", [&] { return smi.driver_info(gpu, info.data()); })) {
+    smi.out->line(
+        {"value", "driver_version", text(info.data(), abi::k_amdsmi_driver_version_size)});
+  }
+}
+
 void amdsmi_device(const AmdSmi& smi, void* gpu, int index) {
   const std::string i = std::to_string(index);
   const ResultWriter& out = *smi.out;
@@ -531,6 +578,7 @@ void amdsmi_device(const AmdSmi& smi, void* gpu, int index) {
       })) {
     out.line({"device", i, "temperature_edge", std::to_string(temperature)});
   }
+  amdsmi_firmware(smi, gpu, i);
 }
 
 // ---- HSA ----------------------------------------------------------------------------------
@@ -718,12 +766,18 @@ int amdsmi_child(const std::vector<std::string>& candidates, int result_fd) {
   smi.asic_info = lib->symbol<abi::AmdsmiGetGpuAsicInfoFn>("amdsmi_get_gpu_asic_info");
   smi.ecc_count = lib->symbol<abi::AmdsmiGetGpuTotalEccCountFn>("amdsmi_get_gpu_total_ecc_count");
   smi.temperature = lib->symbol<abi::AmdsmiGetTempMetricFn>("amdsmi_get_temp_metric");
+  smi.driver_info = lib->symbol<abi::AmdsmiGetGpuDriverInfoFn>("amdsmi_get_gpu_driver_info");
+  smi.firmware = lib->symbol<abi::AmdsmiGetFwInfoFn>("amdsmi_get_fw_info");
+  smi.firmware_ids = abi::amdsmi_firmware_ids(lib->elf_soname().value_or(""));
   if (!smi.call("amdsmi_init", [&] { return smi.init(abi::k_amdsmi_init_amd_gpus); })) {
     out.line({"end"});
     return 0;
   }
   const std::vector<void*> gpus = amdsmi_gpus(smi);
   out.line({"value", "device_count", std::to_string(gpus.size())});
+  if (!gpus.empty()) {
+    amdsmi_driver_version(smi, gpus.front());
+  }
   for (std::size_t i = 0; i < gpus.size(); ++i) {
     amdsmi_device(smi, gpus[i], static_cast<int>(i));
   }

@@ -42,6 +42,32 @@ std::optional<std::string> DynLib::real_path() const {
   return std::string(resolved);
 }
 
+std::optional<std::string> DynLib::elf_soname() const {
+  link_map* map = nullptr;
+  if (m_handle == nullptr || ::dlinfo(m_handle, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr ||
+      map->l_ld == nullptr) {
+    return std::nullopt;
+  }
+  ElfW(Addr) strings = 0;
+  std::optional<ElfW(Xword)> soname;
+  for (const ElfW(Dyn)* entry = map->l_ld; entry->d_tag != DT_NULL; ++entry) {
+    if (entry->d_tag == DT_STRTAB) {
+      strings = entry->d_un.d_ptr;
+    } else if (entry->d_tag == DT_SONAME) {
+      soname = entry->d_un.d_val;
+    }
+  }
+  if (strings == 0 || !soname) {
+    return std::nullopt;
+  }
+  // glibc relocates the dynamic section's addresses where it is writable (x86-64, AArch64);
+  // where it is read-only (RISC-V, MIPS) they are still offsets from the load address.
+  if (strings < map->l_addr) {
+    strings += map->l_addr;
+  }
+  return std::string(reinterpret_cast<const char*>(strings) + *soname);
+}
+
 void* DynLib::raw_symbol(const char* name) const {
   return m_handle != nullptr ? dlsym(m_handle, name) : nullptr;
 }

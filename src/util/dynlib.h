@@ -19,7 +19,10 @@ class DynLib {
   bool loaded() const { return m_handle != nullptr; }
   /// The file that was loaded, links resolved (dlinfo), when one was.
   std::optional<std::string> real_path() const;
+  /// The name it was opened by ("libamd_smi.so", a path, or a soname).
   const std::string& soname() const { return m_soname; }
+  /// The loaded file's own DT_SONAME ("libamd_smi.so.26"), whatever name opened it.
+  std::optional<std::string> elf_soname() const;
   const std::string& error() const { return m_error; }
 
   /// A symbol typed from the real prototype: lib.symbol<decltype(&pci_alloc)>("pci_alloc").

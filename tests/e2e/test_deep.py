@@ -221,8 +221,19 @@ else:
     results.check([(d["market_name"], d["ecc_uncorrectable"], d["temperature_edge"]) for d in amdsmi["devices"]] ==
                   [("AMD Instinct MI210", 0, 34), ("AMD Instinct MI210", 2, 41)],
                   f"amd-smi's readings (fake libamd_smi from amdsmi.h): {amdsmi['devices']}")
-    results.check("device 1 (0000:43:00.0) AMD Instinct MI210: ECC 12 correctable, 2 uncorrectable; edge 41 °C"
-                  in smi_check["evidence"], f"the readings are evidence: {smi_check['evidence']}")
+    results.check([(d["firmware_mec"], d["firmware_smc"]) for d in amdsmi["devices"]] == [(0x4a, 0x44e00)] * 2,
+                  f"amd-smi's MEC1 and PM firmware, by libamd_smi.so.26's numbering: {amdsmi['devices']}")
+    results.check(amdsmi["driver_version"] == "6.10.5", f"amd-smi's driver version: {amdsmi['driver_version']!r}")
+    results.check("device 1 (0000:43:00.0) AMD Instinct MI210: ECC 12 correctable, 2 uncorrectable; edge 41 °C; "
+                  "firmware MEC 0x4a SMC 0x44e00" in smi_check["evidence"],
+                  f"the readings are evidence: {smi_check['evidence']}")
+    _, unknown, _ = fake("unknown_soname")
+    unknown_smi = unknown["facts"]["runtime"]["amdsmi"]
+    results.check(unknown_smi["load"]["loaded"].endswith("libamd_smi.so.99") and
+                  [(d["market_name"], d["firmware_mec"], d["firmware_smc"]) for d in unknown_smi["devices"]] ==
+                  [("AMD Instinct MI210", None, None)] * 2 and
+                  "amdsmi_get_fw_info" not in [c["function"] for c in unknown_smi["load"]["calls"]],
+                  f"a soname whose firmware numbering is unknown: firmware not read, the rest is: {unknown_smi}")
     proc, refused, _ = fake("two_gpus", extra={"ROCDOC_FAKE_AMDSMI_STATUS": "18"})
     smi_check = check_of(refused, "runtime.smi")
     results.check(smi_check["status"] == "pass" and "amdsmi_init failed with AMDSMI_STATUS_INIT_ERROR (18), as "

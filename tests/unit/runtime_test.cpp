@@ -15,6 +15,7 @@
 #include "src/checks/runtime_causes.h"
 #include "src/commands/arguments.h"
 #include "src/hosts/snapshot_root.h"
+#include "src/runtime/abi.h"
 #include "src/runtime/descendants.h"
 #include "src/runtime/json.h"
 #include "src/runtime/protocol.h"
@@ -579,4 +580,19 @@ TEST_CASE("amd-smi's uncorrectable ECC errors are GPU faults where ras/ is not r
   CHECK(std::find(smi_check.evidence.begin(), smi_check.evidence.end(),
                   "device 0 (0000:03:00.0) AMD Instinct MI210: ECC 12 correctable, 2 "
                   "uncorrectable; edge 41 °C") != smi_check.evidence.end());
+}
+
+TEST_CASE("amd-smi's firmware blocks are numbered per soname; an unknown soname is not guessed",
+          "[runtime]") {
+  namespace abi = runtime_abi;
+  for (const char* soname :
+       {"libamd_smi.so.24", "libamd_smi.so.25", "libamd_smi.so.26", "libamd_smi.so.27"}) {
+    const abi::AmdsmiFirmwareIds* ids = abi::amdsmi_firmware_ids(soname);
+    REQUIRE(ids != nullptr);
+    CHECK(ids->mec == 7);  // AMDSMI_FW_ID_CP_MEC1
+    CHECK(ids->pm == 77);  // AMDSMI_FW_ID_PM (FW_ID_SMC, 76, in ROCm 5.7's header)
+  }
+  for (const char* soname : {"libamd_smi.so.23", "libamd_smi.so.99", "libamd_smi.so", ""}) {
+    CHECK(abi::amdsmi_firmware_ids(soname) == nullptr);
+  }
 }
