@@ -197,6 +197,24 @@ TEST_CASE("triage reads HSA_OVERRIDE_GFX_VERSION in its usual spellings", "[tria
   CHECK(hit(scan, "override-invalid") != nullptr);
 }
 
+TEST_CASE("override-invalid: libhsakmt's and rocm_agent_enumerator's refusals, and only those",
+          "[triage]") {
+  for (const char* line : {"HSA_OVERRIDE_GFX_VERSION 11.0 is invalid",
+                           "Invalid HSA_OVERRIDE_GFX_VERSION format expected \"1.2.3\"",
+                           "Invalid HSA_OVERRIDE_GFX_VERSION value"}) {
+    INFO(line);
+    const LogScan scan = scan_log(line, knowledge());
+    const auto* found = hit(scan, "override-invalid");
+    REQUIRE(found != nullptr);
+    CHECK(found->signature->check == "arch.override-wrong");
+  }
+  for (const char* line : {"export HSA_OVERRIDE_GFX_VERSION=10.3.0",
+                           "HSA_OVERRIDE_GFX_VERSION=\"\" /opt/rocm/bin/rocm_agent_enumerator"}) {
+    INFO(line);
+    CHECK(hit(scan_log(line, knowledge()), "override-invalid") == nullptr);
+  }
+}
+
 TEST_CASE("triage cuts long lines and quotes hostile bytes printably", "[triage]") {
   const std::string long_line = std::string(k_max_triage_line, 'a') + "hipErrorNoBinaryForGpu\n";
   const LogScan cut = scan_log(long_line + "invalid device function\n", knowledge());
