@@ -104,7 +104,7 @@ TEST_CASE("topology.p2p: one XGMI hive, every link up or one down", "[topology]"
   CHECK(std::all_of(healthy.topology->links.begin(), healthy.topology->links.end(),
                     [](const TopologyLink& l) {
                       return l.kind == GpuLinkKind::xgmi && l.hops == 1U && l.weight == 15U &&
-                             l.max_bandwidth == 50000U;
+                             l.max_bandwidth == 64000U;
                     }));
   CHECK(check_result(healthy, "topology.p2p").status == Status::pass);
   CHECK(check_result(healthy, "topology.p2p").evidence ==
