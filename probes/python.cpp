@@ -180,12 +180,14 @@ void add_system_site_dirs(const Host& host, FoundEnvironments& environments) {
   }
 }
 
-void inspect_torch(const Host& host, PythonEnvironment& environment,
-                   const std::vector<std::string>& names, const Knowledge& knowledge) {
+/// The torch installed in a site directory, read without the rules: its version.py, its
+/// metadata and installer, the libraries in torch/lib. Its origin is judged later, with them.
+std::optional<TorchInstall> read_torch(const Host& host, const PythonEnvironment& environment,
+                                       const std::vector<std::string>& names) {
   const std::string torch_dir = environment.site_dir + "/torch";
   const auto version_py = host.read_file(torch_dir + "/version.py", 64 * 1024);
   if (!version_py) {
-    return;
+    return std::nullopt;
   }
   TorchInstall torch = torch_from_version_py(parse_version_py(*version_py));
   for (const auto& name : names) {
@@ -225,8 +227,7 @@ void inspect_torch(const Host& host, PythonEnvironment& environment,
     }
   }
   torch.rocblas_library = tensile_library(host, torch_dir + "/lib/rocblas/library");
-  classify_torch(torch, environment.site_dir, knowledge);
-  environment.torch = std::move(torch);
+  return torch;
 }
 
 /// The files of a package that the rules name as evidence of its build (a few per package;
@@ -269,15 +270,33 @@ std::vector<PackageFile> evidence_files(const Host& host, const std::string& sit
   return files;
 }
 
-void inspect(const Host& host, PythonEnvironment& environment, const Knowledge& knowledge) {
-  const auto names = host.list_dir(environment.site_dir);
-  if (!names) {
+/// What a site directory holds that is read without the rules: the probe reads every
+/// environment's while the rules are still being built (KnowledgeSource).
+struct SiteReading {
+  std::optional<std::vector<std::string>> names;  ///< the directory's entries
+  std::optional<TorchInstall> torch;              ///< its origin not judged yet
+};
+
+SiteReading read_site(const Host& host, PythonEnvironment& environment) {
+  SiteReading reading;
+  reading.names = host.list_dir(environment.site_dir);
+  if (reading.names) {
+    environment.rocm_sdk = rocm_sdk_of(*reading.names);
+    reading.torch = read_torch(host, environment, *reading.names);
+  }
+  return reading;
+}
+
+/// The packages the rules name (CUDA builds, with the files that show it) and torch's origin.
+void judge_site(const Host& host, PythonEnvironment& environment, SiteReading& reading,
+                const Knowledge& knowledge) {
+  if (!reading.names) {
     return;
   }
-  for (const auto& name : *names) {
+  for (const auto& name : *reading.names) {
     if (auto package = package_from_metadata_dir(name)) {
       if (const CudaPackage* rule = knowledge.cuda_package(package->name)) {
-        package->files = evidence_files(host, environment.site_dir, *names, *rule);
+        package->files = evidence_files(host, environment.site_dir, *reading.names, *rule);
         environment.packages.push_back(std::move(*package));
       } else if (std::find(std::begin(k_packages), std::end(k_packages), package->name) !=
                  std::end(k_packages)) {
@@ -285,8 +304,10 @@ void inspect(const Host& host, PythonEnvironment& environment, const Knowledge& 
       }
     }
   }
-  environment.rocm_sdk = rocm_sdk_of(*names);
-  inspect_torch(host, environment, *names, knowledge);
+  if (reading.torch) {
+    classify_torch(*reading.torch, environment.site_dir, knowledge);
+    environment.torch = std::move(*reading.torch);
+  }
 }
 
 /// Whether one of the environments belongs to PATH's python3.
@@ -486,8 +507,10 @@ PythonFacts probe_python(const ProbeContext& context) {
     }
   }
   std::optional<std::optional<std::string>> system_version;  // read once, when needed
+  std::vector<SiteReading> readings;
+  readings.reserve(facts.environments.size());
   for (auto& environment : facts.environments) {
-    inspect(host, environment, context.knowledge.get());
+    readings.push_back(read_site(host, environment));
     environment.python_version = python_version_of_site(environment.site_dir);
     if (!environment.python_version && environment.prefix == "/usr") {
       if (!system_version) {
@@ -496,6 +519,13 @@ PythonFacts probe_python(const ProbeContext& context) {
       environment.python_version = *system_version;
     }
     environment.externally_managed = externally_managed(host, environment);
+  }
+  // Only now the rules: everything above was read while they were being built.
+  if (!facts.environments.empty()) {
+    const Knowledge& knowledge = context.knowledge.get();
+    for (std::size_t i = 0; i < facts.environments.size(); ++i) {
+      judge_site(host, facts.environments[i], readings[i], knowledge);
+    }
   }
   if (facts.path_python3) {
     facts.path_python3->inspected =
