@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 
 #include "probes/gpu_code.h"
 #include "probes/python_locations.h"
@@ -115,7 +116,29 @@ std::vector<PythonPrefix> candidate_prefixes(const Host& host,
 struct FoundEnvironments {
   std::vector<PythonEnvironment>& environments;
   std::vector<std::string> real_site_dirs;  ///< one per environment
+  /// The python3.N entries of each lib directory listed, by its real path: "/lib" is "/usr/lib"
+  /// on a merged /usr, and /usr/local/lib is a place of several prefixes.
+  std::map<std::string, std::vector<std::string>> python_names;
 };
+
+/// python3.N directories under DIR, as python_dirs(), each real directory listed once.
+std::vector<std::string> python_dirs(const Host& host, FoundEnvironments& found,
+                                     const std::string& dir) {
+  const std::string real = resolve_links(host, dir);
+  auto listed = found.python_names.find(real);
+  if (listed == found.python_names.end()) {
+    std::vector<std::string> names;
+    for (const auto& path : python_dirs(host, dir)) {
+      names.push_back(path.substr(dir.size() + 1));
+    }
+    listed = found.python_names.emplace(real, std::move(names)).first;
+  }
+  std::vector<std::string> dirs;
+  for (const auto& name : listed->second) {
+    dirs.push_back(dir + "/" + name);
+  }
+  return dirs;
+}
 
 void add_site_dir(const Host& host, FoundEnvironments& found, const std::string& site_dir,
                   const std::string& prefix, const std::string& found_by) {
@@ -150,7 +173,7 @@ void add_site_dir(const Host& host, FoundEnvironments& found, const std::string&
 void add_prefix_site_dirs(const Host& host, FoundEnvironments& environments,
                           const std::string& prefix, const std::string& found_by) {
   for (const auto& lib : lib_dirs(host, prefix)) {
-    for (const auto& dir : python_dirs(host, lib)) {
+    for (const auto& dir : python_dirs(host, environments, lib)) {
       add_site_dir(host, environments, dir + "/site-packages", prefix, found_by);
     }
   }
@@ -158,7 +181,7 @@ void add_prefix_site_dirs(const Host& host, FoundEnvironments& environments,
     add_site_dir(host, environments, "/usr/lib/python3/dist-packages", prefix, found_by);
   }
   if (prefix == "/usr/local" || prefix == "/usr") {
-    for (const auto& dir : python_dirs(host, "/usr/local/lib")) {
+    for (const auto& dir : python_dirs(host, environments, "/usr/local/lib")) {
       add_site_dir(host, environments, dir + "/dist-packages", "/usr/local", found_by);
     }
   }
@@ -169,37 +192,43 @@ void add_prefix_site_dirs(const Host& host, FoundEnvironments& environments,
 void add_system_site_dirs(const Host& host, FoundEnvironments& environments) {
   add_site_dir(host, environments, "/usr/lib/python3/dist-packages", "/usr",
                "system dist-packages");
-  for (const auto& dir : python_dirs(host, "/usr/local/lib")) {
+  for (const auto& dir : python_dirs(host, environments, "/usr/local/lib")) {
     add_site_dir(host, environments, dir + "/dist-packages", "/usr/local", "system dist-packages");
     add_site_dir(host, environments, dir + "/site-packages", "/usr/local", "system site-packages");
   }
   for (const char* prefix : {"/usr", "/usr/local"}) {
-    for (const auto& dir : python_dirs(host, std::string(prefix) + "/lib64")) {
+    for (const auto& dir : python_dirs(host, environments, std::string(prefix) + "/lib64")) {
       add_site_dir(host, environments, dir + "/site-packages", prefix, "system site-packages");
     }
   }
 }
 
+/// A package's metadata directory in a site directory ("torch-2.11.0.dist-info") and what its
+/// name says.
+struct DistInfo {
+  std::string_view name;  ///< an entry of the directory's listing
+  PythonPackage package;
+};
+
 /// The torch installed in a site directory, read without the rules: its version.py, its
 /// metadata and installer, the libraries in torch/lib. Its origin is judged later, with them.
 std::optional<TorchInstall> read_torch(const Host& host, const PythonEnvironment& environment,
-                                       const std::vector<std::string>& names) {
+                                       const std::vector<DistInfo>& dist_infos) {
   const std::string torch_dir = environment.site_dir + "/torch";
   const auto version_py = host.read_file(torch_dir + "/version.py", 64 * 1024);
   if (!version_py) {
     return std::nullopt;
   }
   TorchInstall torch = torch_from_version_py(parse_version_py(*version_py));
-  for (const auto& name : names) {
-    const auto package = package_from_metadata_dir(name);
-    if (package && package->name == "torch") {
+  for (const auto& [name, package] : dist_infos) {
+    if (package.name == "torch") {
       const bool egg = name.size() > 9 && name.substr(name.size() - 9) == ".egg-info";
-      torch.metadata_path = environment.site_dir + "/" + name + (egg ? "/PKG-INFO" : "/METADATA");
+      const std::string dir = environment.site_dir + "/" + std::string(name);
+      torch.metadata_path = dir + (egg ? "/PKG-INFO" : "/METADATA");
       if (const auto content = host.read_file(torch.metadata_path, 64 * 1024)) {
         torch.metadata_version = metadata_version(*content);
       }
-      if (const auto installer =
-              host.read_file(environment.site_dir + "/" + name + "/INSTALLER", 256)) {
+      if (const auto installer = host.read_file(dir + "/INSTALLER", 256)) {
         torch.installer = std::string(util::trim(*installer));
       }
     }
@@ -274,6 +303,7 @@ std::vector<PackageFile> evidence_files(const Host& host, const std::string& sit
 /// environment's while the rules are still being built (KnowledgeSource).
 struct SiteReading {
   std::optional<std::vector<std::string>> names;  ///< the directory's entries
+  std::vector<DistInfo> dist_infos;               ///< those that are a package's metadata
   std::optional<TorchInstall> torch;              ///< its origin not judged yet
 };
 
@@ -281,8 +311,13 @@ SiteReading read_site(const Host& host, PythonEnvironment& environment) {
   SiteReading reading;
   reading.names = host.list_dir(environment.site_dir);
   if (reading.names) {
+    for (const auto& name : *reading.names) {
+      if (auto package = package_from_metadata_dir(name)) {
+        reading.dist_infos.push_back({name, std::move(*package)});
+      }
+    }
     environment.rocm_sdk = rocm_sdk_of(*reading.names);
-    reading.torch = read_torch(host, environment, *reading.names);
+    reading.torch = read_torch(host, environment, reading.dist_infos);
   }
   return reading;
 }
@@ -293,15 +328,13 @@ void judge_site(const Host& host, PythonEnvironment& environment, SiteReading& r
   if (!reading.names) {
     return;
   }
-  for (const auto& name : *reading.names) {
-    if (auto package = package_from_metadata_dir(name)) {
-      if (const CudaPackage* rule = knowledge.cuda_package(package->name)) {
-        package->files = evidence_files(host, environment.site_dir, *reading.names, *rule);
-        environment.packages.push_back(std::move(*package));
-      } else if (std::find(std::begin(k_packages), std::end(k_packages), package->name) !=
-                 std::end(k_packages)) {
-        environment.packages.push_back(std::move(*package));
-      }
+  for (auto& [name, package] : reading.dist_infos) {
+    if (const CudaPackage* rule = knowledge.cuda_package(package.name)) {
+      package.files = evidence_files(host, environment.site_dir, *reading.names, *rule);
+      environment.packages.push_back(std::move(package));
+    } else if (std::find(std::begin(k_packages), std::end(k_packages), package.name) !=
+               std::end(k_packages)) {
+      environment.packages.push_back(std::move(package));
     }
   }
   if (reading.torch) {
@@ -485,7 +518,7 @@ bool externally_managed(const Host& host, const PythonEnvironment& environment) 
 PythonFacts probe_python(const ProbeContext& context) {
   const Host& host = context.host;
   PythonFacts facts;
-  FoundEnvironments found{facts.environments, {}};
+  FoundEnvironments found{facts.environments, {}, {}};
   for (const auto& interpreter : context.interpreters) {
     for (const auto& entry : interpreter.sys_path) {
       const auto lib = entry.rfind("/lib/");
@@ -502,7 +535,7 @@ PythonFacts probe_python(const ProbeContext& context) {
   }
   add_system_site_dirs(host, found);
   for (const auto& home : homes) {
-    for (const auto& dir : python_dirs(host, home + "/.local/lib")) {
+    for (const auto& dir : python_dirs(host, found, home + "/.local/lib")) {
       add_site_dir(host, found, dir + "/site-packages", home + "/.local", "user site");
     }
   }
