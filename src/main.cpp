@@ -1,5 +1,6 @@
 // rocdoc: the ROCm environment doctor. main() only wires the real streams to the CLI.
 #include <fcntl.h>
+#include <malloc.h>
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -52,9 +53,17 @@ std::optional<std::size_t> terminal_columns() {
   return size.ws_col;
 }
 
+/// The probes' threads each get a malloc arena of their own, which glibc grows one mprotect(2)
+/// per page (it pads only the main arena's brk(2)); at 1 MiB of padding each arena starts at 1
+/// MiB and the main one grows in 1 MiB steps, address space only until a page is written. A live
+/// check made 75 mprotect calls, now 7: 12.7 -> 12.0 ms here (3 x 80 interleaved runs; perf stat
+/// -r 40: 12.9 -> 11.8 ms, task-clock 15.9 -> 13.8 ms).
+void pad_malloc_arenas() { ::mallopt(M_TOP_PAD, 1 << 20); }
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  pad_malloc_arenas();
   hold_closed_standard_descriptors();
   catch_sigpipe();
   std::ios::sync_with_stdio(false);
