@@ -206,7 +206,9 @@ void add_system_site_dirs(const Host& host, FoundEnvironments& environments) {
 /// A package's metadata directory in a site directory ("torch-2.11.0.dist-info") and what its
 /// name says.
 struct DistInfo {
-  std::string_view name;  ///< an entry of the directory's listing
+  /// An entry of SiteReading::names: it stays where it is while the reading is moved (moving
+  /// the vector moves its buffer, not the strings in it).
+  std::string_view name;
   PythonPackage package;
 };
 
