@@ -17,13 +17,13 @@ namespace {
 constexpr std::string_view k_packages[] = {
     "torch", "torchvision", "torchaudio", "pytorch-triton-rocm", "triton-rocm", "triton"};
 
-/// python3.N directories under DIR ("/usr/lib" → python3.11, python3.12).
-std::vector<std::string> python_dirs(const Host& host, const std::string& dir) {
+/// The python3.N entries of DIR ("/usr/lib" → python3.11, python3.12).
+std::vector<std::string> python_names(const Host& host, const std::string& dir) {
   std::vector<std::string> found;
   if (const auto names = host.list_dir(dir)) {
     for (const auto& name : *names) {
       if (name.rfind("python3.", 0) == 0 && util::parse_unsigned(name.substr(8))) {
-        found.push_back(dir + "/" + name);
+        found.push_back(name);
       }
     }
   }
@@ -121,17 +121,14 @@ struct FoundEnvironments {
   std::map<std::string, std::vector<std::string>> python_names;
 };
 
-/// python3.N directories under DIR, as python_dirs(), each real directory listed once.
+/// python3.N directories under DIR ("/usr/lib" → /usr/lib/python3.12), each real directory
+/// listed once.
 std::vector<std::string> python_dirs(const Host& host, FoundEnvironments& found,
                                      const std::string& dir) {
   const std::string real = resolve_links(host, dir);
   auto listed = found.python_names.find(real);
   if (listed == found.python_names.end()) {
-    std::vector<std::string> names;
-    for (const auto& path : python_dirs(host, dir)) {
-      names.push_back(path.substr(dir.size() + 1));
-    }
-    listed = found.python_names.emplace(real, std::move(names)).first;
+    listed = found.python_names.emplace(real, python_names(host, dir)).first;
   }
   std::vector<std::string> dirs;
   for (const auto& name : listed->second) {
