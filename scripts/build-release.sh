@@ -69,9 +69,12 @@ $SUDO rm -rf "$ROOT/src/rocdoc" "$ROOT/build"
 $SUDO mkdir -p "$ROOT/src/rocdoc"
 git ls-files -co --exclude-standard -z | tar --null -T - -cf - | $SUDO tar -xf - -C "$ROOT/src/rocdoc"
 
+# The debug file is for backtraces: functions, inlined frames, files and lines. -fno-var-tracking
+# leaves out where each variable of optimized code lives at each instruction, which gcc spent a
+# third of this build computing (-O3 -g: 57 s for four files, 38 s without it; gcc 10).
 step "build in the bullseye root (gcc $($SUDO chroot "$ROOT" sh -c 'gcc -dumpfullversion'), $($SUDO chroot "$ROOT" sh -c 'cmake --version | head -1'))"
 $SUDO chroot "$ROOT" sh -c "cd /src/rocdoc && cmake -S . -B /build -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  '-DCMAKE_CXX_FLAGS_RELEASE=-O3 -DNDEBUG -g' -DROCDOC_BUILD_TESTS=OFF -DROCDOC_GIT_COMMIT=$commit >/build.log 2>&1 &&
+  '-DCMAKE_CXX_FLAGS_RELEASE=-O3 -DNDEBUG -g -fno-var-tracking' -DROCDOC_BUILD_TESTS=OFF -DROCDOC_GIT_COMMIT=$commit >/build.log 2>&1 &&
   cmake --build /build --target rocdoc >>/build.log 2>&1" || {
   tail -30 "$ROOT/build.log"
   exit 1
