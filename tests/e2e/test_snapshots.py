@@ -33,9 +33,12 @@ def findings(*args, env=None):
             for c in document["checks"]}, proc
 
 
-def statuses(*args):
-    found, proc = findings(*args)
+def statuses_of(found):
     return None if found is None else {k: v[0] for k, v in found.items()}
+
+
+def statuses(*args):
+    return statuses_of(findings(*args)[0])
 
 
 def archive_names(path):
@@ -155,7 +158,7 @@ for name in fixtures():
     # --redact: the diagnosis is unchanged (ids, statuses, number of fixes).
     redacted = fresh(f"{name}-redacted.tar.gz")
     proc = run(BINARY, "snapshot", "--redact", "--root", source, "-o", redacted)
-    plain = None if before is None else {k: v[0] for k, v in before.items()}
+    plain = statuses_of(before)
     check(statuses("--root", source, "--redact") == plain, f"{name}: check --redact keeps every status")
     check(proc.returncode == 0 and statuses("--snapshot", redacted) == plain,
           f"{name}: a redacted snapshot keeps every status")
