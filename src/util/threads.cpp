@@ -4,7 +4,6 @@
 
 #include <system_error>
 #include <thread>
-#include <vector>
 
 namespace rocdoc::util {
 
@@ -19,17 +18,20 @@ std::size_t usable_cpus() {
 }
 
 void run_on_threads(std::size_t threads, const std::function<void()>& work) {
-  std::vector<std::thread> started;
-  for (std::size_t t = 1; t < threads; ++t) {
+  // The caller starts one thread, which starts the next, and so on: the caller's own work begins
+  // after one pthread_create, not after all of them, and it takes the first item (the longest)
+  // while the other threads are still starting.
+  std::thread next;
+  if (threads > 1) {
     try {
-      started.emplace_back(work);
+      next = std::thread([threads, &work] { run_on_threads(threads - 1, work); });
     } catch (const std::system_error&) {
-      break;  // no more threads: the ones started, and this one, do it
+      // no more threads: the ones started, and this one, do it
     }
   }
   work();
-  for (auto& thread : started) {
-    thread.join();
+  if (next.joinable()) {
+    next.join();
   }
 }
 
