@@ -200,27 +200,20 @@ void add_system_site_dirs(const Host& host, FoundEnvironments& environments) {
   }
 }
 
-/// A package's metadata directory in a site directory ("torch-2.11.0.dist-info") and what its
-/// name says.
-struct DistInfo {
-  /// An entry of SiteReading::names: it stays where it is while the reading is moved (moving
-  /// the vector moves its buffer, not the strings in it).
-  std::string_view name;
-  PythonPackage package;
-};
-
 /// The torch installed in a site directory, read without the rules: its version.py, its
 /// metadata and installer, the libraries in torch/lib. Its origin is judged later, with them.
 std::optional<TorchInstall> read_torch(const Host& host, const PythonEnvironment& environment,
-                                       const std::vector<DistInfo>& dist_infos) {
+                                       const std::vector<std::string_view>& dist_names,
+                                       const std::vector<PythonPackage>& packages) {
   const std::string torch_dir = environment.site_dir + "/torch";
   const auto version_py = host.read_file(torch_dir + "/version.py", 64 * 1024);
   if (!version_py) {
     return std::nullopt;
   }
   TorchInstall torch = torch_from_version_py(parse_version_py(*version_py));
-  for (const auto& [name, package] : dist_infos) {
-    if (package.name == "torch") {
+  for (std::size_t i = 0; i < packages.size(); ++i) {
+    if (packages[i].name == "torch") {
+      const std::string_view name = dist_names[i];
       const bool egg = name.size() > 9 && name.substr(name.size() - 9) == ".egg-info";
       const std::string dir = environment.site_dir + "/" + std::string(name);
       torch.metadata_path = dir + (egg ? "/PKG-INFO" : "/METADATA");
@@ -302,8 +295,11 @@ std::vector<PackageFile> evidence_files(const Host& host, const std::string& sit
 /// environment's while the rules are still being built (KnowledgeSource).
 struct SiteReading {
   std::optional<std::vector<std::string>> names;  ///< the directory's entries
-  std::vector<DistInfo> dist_infos;               ///< those that are a package's metadata
-  std::optional<TorchInstall> torch;              ///< its origin not judged yet
+  /// The entries that are a package's metadata ("torch-2.11.0.dist-info"): they stay where they
+  /// are while the reading is moved (moving the vector moves its buffer, not the strings in it).
+  std::vector<std::string_view> dist_names;
+  std::vector<PythonPackage> packages;  ///< what each of dist_names says
+  std::optional<TorchInstall> torch;    ///< its origin not judged yet
 };
 
 SiteReading read_site(const Host& host, PythonEnvironment& environment) {
@@ -312,11 +308,12 @@ SiteReading read_site(const Host& host, PythonEnvironment& environment) {
   if (reading.names) {
     for (const auto& name : *reading.names) {
       if (auto package = package_from_metadata_dir(name)) {
-        reading.dist_infos.push_back({name, std::move(*package)});
+        reading.dist_names.push_back(name);
+        reading.packages.push_back(std::move(*package));
       }
     }
-    environment.rocm_sdk = rocm_sdk_of(*reading.names);
-    reading.torch = read_torch(host, environment, reading.dist_infos);
+    environment.rocm_sdk = rocm_sdk_of(reading.packages);
+    reading.torch = read_torch(host, environment, reading.dist_names, reading.packages);
   }
   return reading;
 }
@@ -327,7 +324,7 @@ void judge_site(const Host& host, PythonEnvironment& environment, SiteReading& r
   if (!reading.names) {
     return;
   }
-  for (auto& [name, package] : reading.dist_infos) {
+  for (auto& package : reading.packages) {
     if (const CudaPackage* rule = knowledge.cuda_package(package.name)) {
       package.files = evidence_files(host, environment.site_dir, *reading.names, *rule);
       environment.packages.push_back(std::move(package));

@@ -2,8 +2,6 @@
 
 #include <string_view>
 
-#include "probes/python.h"
-
 namespace rocdoc {
 
 namespace {
@@ -26,22 +24,18 @@ void add_unique(std::vector<std::string>& list, std::string value) {
 
 }  // namespace
 
-std::optional<RocmSdk> rocm_sdk_of(const std::vector<std::string>& site_entries) {
+std::optional<RocmSdk> rocm_sdk_of(std::span<const PythonPackage> packages) {
   RocmSdk sdk;
   std::string rocm_version;
   std::string core_version;
   bool any = false;
-  for (const auto& entry : site_entries) {
-    const auto package = package_from_metadata_dir(entry);
-    if (!package) {
-      continue;
-    }
-    const std::string& name = package->name;  // normalised: lower case, '-' for '_'
+  for (const PythonPackage& package : packages) {
+    const std::string& name = package.name;  // normalised: lower case, '-' for '_'
     bool sdk_package = true;
     if (name == "rocm") {
-      rocm_version = package->version;
+      rocm_version = package.version;
     } else if (name == "rocm-sdk-core") {
-      core_version = package->version;
+      core_version = package.version;
     } else if (name == "rocm-sdk-devel") {
       sdk.devel = true;
     } else if (name == "rocm-sdk-libraries") {
@@ -58,7 +52,7 @@ std::optional<RocmSdk> rocm_sdk_of(const std::vector<std::string>& site_entries)
     }
     if (sdk_package) {
       any = true;
-      add_unique(sdk.packages, name + " " + package->version);
+      add_unique(sdk.packages, name + " " + package.version);
     }
   }
   if (!any) {

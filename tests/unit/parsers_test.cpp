@@ -289,13 +289,28 @@ TEST_CASE("package names and versions from dist-info and egg-info directories",
   CHECK_FALSE(metadata_version("Name: torch\n").has_value());
 }
 
+namespace {
+
+/// rocm_sdk_of() of a site directory's entries, each read as the python probe reads it.
+std::optional<RocmSdk> rocm_sdk_of_entries(std::initializer_list<std::string_view> entries) {
+  std::vector<PythonPackage> packages;
+  for (const std::string_view entry : entries) {
+    if (auto package = package_from_metadata_dir(entry)) {
+      packages.push_back(std::move(*package));
+    }
+  }
+  return rocm_sdk_of(packages);
+}
+
+}  // namespace
+
 TEST_CASE("AMD's ROCm pip packages are read from their dist-info names", "[parser][python]") {
   // 7.14 multi-arch: the libraries without GPU code, one device package per target
   // (the strix-halo-therock-rocm714 fixture's site-packages).
-  const auto multi = rocm_sdk_of({"rocm-7.14.1.dist-info", "rocm_sdk_core-7.14.1.dist-info",
-                                  "rocm_sdk_libraries-7.14.1.dist-info",
-                                  "rocm_sdk_device_gfx1151-7.14.1.dist-info",
-                                  "torch-2.14.1+rocm7.14.dist-info", "torch"});
+  const auto multi = rocm_sdk_of_entries({"rocm-7.14.1.dist-info", "rocm_sdk_core-7.14.1.dist-info",
+                                          "rocm_sdk_libraries-7.14.1.dist-info",
+                                          "rocm_sdk_device_gfx1151-7.14.1.dist-info",
+                                          "torch-2.14.1+rocm7.14.dist-info", "torch"});
   REQUIRE(multi);
   CHECK(multi->version == "7.14.1");
   CHECK(multi->libraries);
@@ -307,20 +322,20 @@ TEST_CASE("AMD's ROCm pip packages are read from their dist-info names", "[parse
                                                     "rocm-sdk-device-gfx1151 7.14.1"});
   // Up to 7.13 and in the per-family nightlies: one libraries package per GPU family
   // (ROCm/TheRock#2249: gfx110x-dgpu on a Radeon 780M).
-  const auto family =
-      rocm_sdk_of({"rocm-7.11.0a20260106.dist-info", "rocm_sdk_devel-7.11.0a20260106.dist-info",
-                   "rocm_sdk_libraries_gfx110x_dgpu-7.11.0a20260106.dist-info"});
+  const auto family = rocm_sdk_of_entries(
+      {"rocm-7.11.0a20260106.dist-info", "rocm_sdk_devel-7.11.0a20260106.dist-info",
+       "rocm_sdk_libraries_gfx110x_dgpu-7.11.0a20260106.dist-info"});
   REQUIRE(family);
   CHECK(family->version == "7.11.0a20260106");  // the rocm package's, without rocm-sdk-core
   CHECK(family->libraries_family == "gfx110x-dgpu");
   CHECK(family->devel);
   // AMD's torch device packages.
-  const auto torch = rocm_sdk_of(
+  const auto torch = rocm_sdk_of_entries(
       {"amd_torch_device_gfx1250-2.11.0+rocm7.14.0.dist-info", "rocm_sdk_core-7.14.0.dist-info"});
   REQUIRE(torch);
   CHECK(torch->torch_devices == std::vector<std::string>{"gfx1250"});
   CHECK_FALSE(torch->libraries);
-  CHECK_FALSE(rocm_sdk_of({"torch-2.6.0+rocm6.2.4.dist-info", "rocmsmi-1.0.dist-info"}));
+  CHECK_FALSE(rocm_sdk_of_entries({"torch-2.6.0+rocm6.2.4.dist-info", "rocmsmi-1.0.dist-info"}));
 }
 
 TEST_CASE("home directories come from /etc/passwd", "[parser][python]") {
