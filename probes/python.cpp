@@ -119,13 +119,14 @@ struct FoundEnvironments {
   /// The python3.N entries of each lib directory listed, by its real path: "/lib" is "/usr/lib"
   /// on a merged /usr, and /usr/local/lib is a place of several prefixes.
   std::map<std::string, std::vector<std::string>> python_names;
+  LinksRead links;  ///< the links read while resolving the directories above
 };
 
 /// python3.N directories under DIR ("/usr/lib" → /usr/lib/python3.12), each real directory
 /// listed once.
 std::vector<std::string> python_dirs(const Host& host, FoundEnvironments& found,
                                      const std::string& dir) {
-  const std::string real = resolve_links(host, dir);
+  const std::string real = resolve_links(host, dir, found.links);
   auto listed = found.python_names.find(real);
   if (listed == found.python_names.end()) {
     listed = found.python_names.emplace(real, python_names(host, dir)).first;
@@ -144,7 +145,7 @@ void add_site_dir(const Host& host, FoundEnvironments& found, const std::string&
                                [&](const PythonEnvironment& e) { return e.site_dir == site_dir; });
   std::string real;
   if (existing == environments.end()) {
-    real = resolve_links(host, site_dir);
+    real = resolve_links(host, site_dir, found.links);
     const auto same = std::find(found.real_site_dirs.begin(), found.real_site_dirs.end(), real);
     existing = environments.begin() + (same - found.real_site_dirs.begin());
   }
@@ -514,7 +515,7 @@ bool externally_managed(const Host& host, const PythonEnvironment& environment) 
 PythonFacts probe_python(const ProbeContext& context) {
   const Host& host = context.host;
   PythonFacts facts;
-  FoundEnvironments found{facts.environments, {}, {}};
+  FoundEnvironments found{facts.environments, {}, {}, {}};
   for (const auto& interpreter : context.interpreters) {
     for (const auto& entry : interpreter.sys_path) {
       const auto lib = entry.rfind("/lib/");

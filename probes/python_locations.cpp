@@ -197,6 +197,11 @@ std::vector<std::string> lib_dirs(const Host& host, const std::string& prefix) {
 }
 
 std::string resolve_links(const Host& host, const std::string& path) {
+  LinksRead read;
+  return resolve_links(host, path, read);
+}
+
+std::string resolve_links(const Host& host, const std::string& path, LinksRead& read) {
   std::vector<std::string> pending;
   const std::string normalized = normalize_absolute(path);
   for (const auto part : util::split(normalized, '/')) {
@@ -212,7 +217,11 @@ std::string resolve_links(const Host& host, const std::string& path) {
     }
     const std::string next = resolved + "/" + pending.back();
     pending.pop_back();
-    const auto target = host.read_link(next);
+    auto known = read.find(next);
+    if (known == read.end()) {
+      known = read.emplace(next, host.read_link(next)).first;
+    }
+    const std::optional<std::string>& target = known->second;
     if (!target || target->empty() || ++hops > 40) {
       resolved = next;
       continue;

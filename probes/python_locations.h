@@ -2,6 +2,7 @@
 // distribution's directories. Nothing here runs Python.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -53,6 +54,14 @@ std::vector<std::string> lib_dirs(const Host& host, const std::string& prefix);
 /// directory give the same string (uv's cpython-3.12 link beside cpython-3.12.14). A path
 /// whose walk takes more than k_max_link_walk components is returned normalized, unresolved.
 std::string resolve_links(const Host& host, const std::string& path);
+
+/// What read_link() said of each path asked (nullopt: not a link), for resolve_links() calls
+/// that resolve many paths under the same directories (/usr, /usr/lib, /usr/local/lib ...): each
+/// link is read once.
+using LinksRead = std::map<std::string, std::optional<std::string>, std::less<>>;
+
+/// resolve_links(), reading each link through `read`.
+std::string resolve_links(const Host& host, const std::string& path, LinksRead& read);
 
 /// Follows a chain of symbolic links (at most 8) to the file it ends at.
 std::string follow_links(const Host& host, const std::string& path);

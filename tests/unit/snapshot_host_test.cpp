@@ -114,6 +114,20 @@ TEST_CASE("one directory reached through a link is one environment", "[host][pyt
         uv + "cpython-3.12.14-linux-x86_64-gnu/lib/python3.12/site-packages");
   CHECK(resolve_links(host, "/usr/lib/../lib64/./x") == "/usr/lib64/x");
   CHECK(resolve_links(host, "/") == "/");
+
+  // Paths resolved one after another through one LinksRead give the same answers, each link
+  // read once: the link, and the directories above it, are kept the first time.
+  LinksRead read;
+  const std::string link = uv + "cpython-3.12-linux-x86_64-gnu";
+  CHECK(resolve_links(host, link + "/lib/python3.12/site-packages", read) ==
+        uv + "cpython-3.12.14-linux-x86_64-gnu/lib/python3.12/site-packages");
+  CHECK(read.at(link) == "cpython-3.12.14-linux-x86_64-gnu");
+  CHECK(read.at("/home") == std::nullopt);
+  const std::size_t known = read.size();
+  CHECK(resolve_links(host, link + "/lib", read) == uv + "cpython-3.12.14-linux-x86_64-gnu/lib");
+  CHECK(read.size() == known);
+  CHECK(resolve_links(host, link + "/bin", read) == uv + "cpython-3.12.14-linux-x86_64-gnu/bin");
+  CHECK(read.size() == known + 1);
 }
 
 // ---- Hostile snapshots (reliability audit 2026-11): refused with exit 2, never followed out.
